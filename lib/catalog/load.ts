@@ -1,0 +1,127 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import {
+  CatalogFileInput,
+  ComponentsFileInput,
+  SignalsFileInput,
+  type Catalog,
+  type CatalogEntry,
+  type Component,
+  type Signal,
+} from "./schema";
+import { formatIssue, parseYamlSource, validateYaml, type ContentIssue, type YamlSource } from "./yaml-source";
+
+export const CATALOG_DIR = path.join(process.cwd(), "catalog");
+
+export class CatalogError extends Error {
+  constructor(readonly issues: ContentIssue[]) {
+    super(`catalog is invalid (${issues.length} error${issues.length === 1 ? "" : "s"}):\n${issues.map(formatIssue).join("\n")}`);
+  }
+}
+
+function readSource(dir: string, relative: string, issues: ContentIssue[], texts: string[]): YamlSource | undefined {
+  const file = path.join(dir, relative);
+  const shown = path.join("catalog", relative);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    issues.push({ file: shown, line: 1, message: `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}` });
+    return undefined;
+  }
+  texts.push(`${relative}\n${text}`);
+  const parsed = parseYamlSource(shown, text);
+  issues.push(...parsed.issues);
+  return parsed.source;
+}
+
+/** Reads and validates catalog/; throws CatalogError listing every problem as file:line. */
+export function loadCatalog(dir = CATALOG_DIR): Catalog {
+  const issues: ContentIssue[] = [];
+  const texts: string[] = [];
+
+  const componentsSource = readSource(dir, "components.yaml", issues, texts);
+  const componentsResult = componentsSource ? validateYaml(componentsSource, ComponentsFileInput) : { value: [], issues: [] };
+  issues.push(...componentsResult.issues);
+  const components: Component[] = componentsResult.value ?? [];
+
+  const signalsSource = readSource(dir, "signals.yaml", issues, texts);
+  const signalsResult = signalsSource ? validateYaml(signalsSource, SignalsFileInput) : { value: [], issues: [] };
+  issues.push(...signalsResult.issues);
+  const signals: Signal[] = signalsResult.value ?? [];
+
+  const componentIds = new Set(components.map((c) => c.id));
+  const signalIds = new Set(signals.map((s) => s.id));
+  checkUnique(componentsSource, components, "component", issues);
+  checkUnique(signalsSource, signals, "signal", issues);
+  signals.forEach((signal, index) =>
+    signal.components.forEach((component, j) => {
+      if (!componentIds.has(component) && signalsSource) {
+        issues.push({ file: signalsSource.file, line: signalsSource.lineOf([index, "components", j]), message: `unknown component "${component}"` });
+      }
+    }),
+  );
+
+  let fileNames: string[] = [];
+  try {
+    fileNames = readdirSync(path.join(dir, "failure-modes")).filter((name) => /\.ya?ml$/.test(name)).sort();
+  } catch {
+    issues.push({ file: "catalog/failure-modes", line: 1, message: "folder missing" });
+  }
+
+  const entries: CatalogEntry[] = [];
+  const where = new Map<string, { source: YamlSource; index: number }>();
+  for (const name of fileNames) {
+    const source = readSource(dir, path.join("failure-modes", name), issues, texts);
+    if (!source) continue;
+    const { value, issues: fileIssues } = validateYaml(source, CatalogFileInput);
+    issues.push(...fileIssues);
+    if (!value) continue;
+    value.entries.forEach((entry, index) => {
+      const line = source.lineOf(["entries", index]);
+      const previous = where.get(entry.id);
+      if (previous) {
+        issues.push({
+          file: source.file,
+          line: source.lineOf(["entries", index, "id"]),
+          message: `duplicate id "${entry.id}" (first at ${previous.source.file}:${previous.source.lineOf(["entries", previous.index, "id"])})`,
+        });
+        return;
+      }
+      where.set(entry.id, { source, index });
+      entries.push({ ...entry, category: value.category, source: { ...value.source, file: source.file, line } } as CatalogEntry);
+    });
+  }
+
+  const entryIds = new Set(entries.map((e) => e.id));
+  for (const entry of entries) {
+    const { source, index } = where.get(entry.id)!;
+    const at = (field: string, j: number) => source.lineOf(["entries", index, field, j]);
+    const report = (field: string, j: number, message: string) => issues.push({ file: source.file, line: at(field, j), message: `${entry.id}: ${message}` });
+    entry.components.forEach((c, j) => componentIds.has(c) || report("components", j, `unknown component "${c}" (see catalog/components.yaml)`));
+    entry.related.forEach((r, j) => {
+      if (r === entry.id) report("related", j, "an entry cannot be related to itself");
+      else if (!entryIds.has(r)) report("related", j, `related entry "${r}" does not exist`);
+    });
+    entry.blastRadius.forEach((b, j) => componentIds.has(b) || report("blastRadius", j, `blast-radius page "${b}" does not exist`));
+    // Runbooks arrive with the runbooks issue; until then any link would point nowhere.
+    entry.runbooks.forEach((r, j) => report("runbooks", j, `runbook "${r}" does not exist`));
+    if (entry.kind === "failure-mode") {
+      entry.signals.forEach((s, j) => signalIds.has(s) || report("signals", j, `unknown signal "${s}" (see catalog/signals.yaml)`));
+    }
+  }
+
+  if (issues.length > 0) throw new CatalogError(issues);
+  const hash = createHash("sha256").update(texts.join("\n\0")).digest("hex");
+  return { entries, signals, components, hash };
+}
+
+function checkUnique(source: YamlSource | undefined, items: { id: string }[], what: string, issues: ContentIssue[]): void {
+  if (!source) return;
+  const seen = new Set<string>();
+  items.forEach((item, index) => {
+    if (seen.has(item.id)) issues.push({ file: source.file, line: source.lineOf([index, "id"]), message: `duplicate ${what} id "${item.id}"` });
+    seen.add(item.id);
+  });
+}

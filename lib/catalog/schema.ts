@@ -1,0 +1,121 @@
+import { z } from "zod";
+
+// The one schema for catalog content. Ids are public, stable API: alerts, links and incidents use them.
+
+export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const SIGNAL_ID = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
+
+const Slug = z.string().regex(SLUG, "must be a lowercase slug (letters, digits, single hyphens)");
+const Prose = z.string().trim().min(3, "must say something (at least 3 characters)");
+const Cell = z.string().trim().min(1, "must not be empty");
+
+export const CATEGORIES = [
+  { id: "kms-bootstrap-runtime", name: "KMS bootstrap and runtime" },
+  { id: "openbao-transit", name: "OpenBao and Transit" },
+  { id: "transit-key-material", name: "Transit key material" },
+  { id: "auth-issuer", name: "Authentication and issuer state" },
+  { id: "kms-contract-registry", name: "KMS contract, registry and decrypt" },
+  { id: "encryption-scope-migration", name: "Encryption scope and migration" },
+  { id: "confidential-workload", name: "Confidential workload" },
+  { id: "secret-protection-stack", name: "Secret-protection stack" },
+] as const;
+export const CategoryId = z.enum(CATEGORIES.map((c) => c.id) as [string, ...string[]]);
+export type CategoryId = (typeof CATEGORIES)[number]["id"];
+
+export const STARTUP_LEVELS = ["yes", "possible", "affected-data", "no"] as const;
+export const DATA_LOSS_LEVELS = ["yes", "possible", "confidentiality-loss", "no"] as const;
+
+export const StartupBlock = z.strictObject({
+  level: z.enum(STARTUP_LEVELS),
+  seed: Cell.describe("the seed's cell verbatim, qualifier kept"),
+});
+export type StartupBlock = z.infer<typeof StartupBlock>;
+
+export const DataLoss = z.strictObject({
+  level: z.enum(DATA_LOSS_LEVELS),
+  seed: Cell,
+});
+export type DataLoss = z.infer<typeof DataLoss>;
+
+const EntryBase = z.strictObject({
+  id: Slug,
+  title: Prose,
+  sourceRow: Prose,
+  components: z.array(Slug).min(1, "name at least one component"),
+  related: z.array(Slug).default([]),
+  runbooks: z.array(Slug).default([]),
+  blastRadius: z.array(Slug).default([]),
+  notes: Prose.optional(),
+});
+
+export const FailureModeInput = EntryBase.extend({
+  kind: z.literal("failure-mode"),
+  cause: Prose,
+  impact: Prose,
+  detection: Prose,
+  control: Prose,
+  recovery: Prose,
+  startupBlock: StartupBlock,
+  dataLoss: DataLoss,
+  signals: z.array(z.string().regex(SIGNAL_ID, "must be a signal id like kms.plugin.unhealthy")).default([]),
+  raisedBy: Prose.optional(),
+});
+
+export const AcceptanceTestInput = EntryBase.extend({
+  kind: z.literal("acceptance-test"),
+  expected: Prose,
+  evidence: Prose,
+});
+
+export const EntryInput = z.discriminatedUnion("kind", [FailureModeInput, AcceptanceTestInput], {
+  error: (issue) =>
+    issue.code === "invalid_union" ? 'kind must be "failure-mode" or "acceptance-test"' : undefined,
+});
+
+export const CatalogFileInput = z.strictObject({
+  category: CategoryId,
+  source: z.strictObject({
+    seed: z.string().regex(/^\d{3}$/, 'must be a seed number like "000"'),
+    table: Prose,
+  }),
+  entries: z.array(EntryInput).min(1, "a catalog file needs at least one entry"),
+});
+export type CatalogFileInput = z.infer<typeof CatalogFileInput>;
+
+export const SignalInput = z.strictObject({
+  id: z.string().regex(SIGNAL_ID, "must be a dotted id like kms.plugin.unhealthy"),
+  title: Prose,
+  description: Prose,
+  components: z.array(Slug).min(1),
+});
+export const SignalsFileInput = z.array(SignalInput);
+export type Signal = z.infer<typeof SignalInput>;
+
+export const ComponentInput = z.strictObject({
+  id: Slug,
+  name: Prose,
+  summary: Prose,
+});
+export const ComponentsFileInput = z.array(ComponentInput);
+export type Component = z.infer<typeof ComponentInput>;
+
+export interface SourceRef {
+  seed: string;
+  table: string;
+  file: string;
+  line: number;
+}
+
+type FailureModeFields = z.infer<typeof FailureModeInput>;
+type AcceptanceTestFields = z.infer<typeof AcceptanceTestInput>;
+export type FailureMode = FailureModeFields & { category: CategoryId; source: SourceRef };
+export type AcceptanceTest = AcceptanceTestFields & { category: CategoryId; source: SourceRef };
+export type CatalogEntry = FailureMode | AcceptanceTest;
+
+export interface Catalog {
+  entries: CatalogEntry[];
+  signals: Signal[];
+  components: Component[];
+  /** sha256 of every content file, so a running server can say which revision it serves. */
+  hash: string;
+}

