@@ -71,3 +71,9 @@ export function setDatabaseUrl(url: string): void {
 export function isProduction(): boolean {
   return process.env.NODE_ENV === "production";
 }
+
+/** The environment for Next itself (build or server): production mode, no telemetry calls home. */
+export function prepareNextEnv(): NodeJS.ProcessEnv {
+  Object.assign(process.env, { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" });
+  return process.env;
+}

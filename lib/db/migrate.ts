@@ -30,7 +30,7 @@ export interface Migration {
 export class MigrationError extends Error {}
 
 export async function listMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
-  const names = (await readdir(dir, { withFileTypes: true }))
+  const names = (await readdir(/*turbopackIgnore: true*/ dir, { withFileTypes: true }))
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
     .sort();
@@ -38,7 +38,7 @@ export async function listMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
   for (const name of names) {
     const file = path.join(dir, name, "migration.sql");
     if (!existsSync(file)) throw new MigrationError(`${file}: migration folder without migration.sql`);
-    const sql = await readFile(file, "utf8");
+    const sql = await readFile(/*turbopackIgnore: true*/ file, "utf8");
     migrations.push({ name, sql, checksum: createHash("sha256").update(sql).digest("hex") });
   }
   return migrations;

@@ -1,0 +1,21 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { EntryDetail } from "@/components/catalog/entry-detail";
+import { getCatalog, getEntry } from "@/lib/catalog/queries";
+
+type Params = Promise<{ id: string }>;
+
+export function generateStaticParams() {
+  return getCatalog().entries.map((entry) => ({ id: entry.id }));
+}
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const entry = getEntry((await params).id);
+  return { title: entry ? entry.title : "Entry not found" };
+}
+
+export default async function EntryPage({ params }: { params: Params }) {
+  const entry = getEntry((await params).id);
+  if (!entry) notFound();
+  return <EntryDetail entry={entry} />;
+}

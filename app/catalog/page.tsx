@@ -1,0 +1,47 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { CatalogTable } from "@/components/catalog/catalog-table";
+import { parseCatalogQuery } from "@/lib/catalog/filter";
+import { getCatalog } from "@/lib/catalog/queries";
+
+export const metadata: Metadata = { title: "Failure-mode catalog" };
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function CatalogPage({ searchParams }: { searchParams: SearchParams }) {
+  const raw = await searchParams;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(raw)) for (const v of [value ?? []].flat()) params.append(key, v);
+  const { query, errors } = parseCatalogQuery(params);
+  const catalog = getCatalog();
+  return (
+    <>
+      <h1>Failure-mode catalog</h1>
+      <p className="lead">
+        What goes wrong with KMS encryption at rest and the secret-protection stack, how to see it, what prevents it and
+        how to recover. Severity flags come from the source tables; hover a badge for the exact wording.
+      </p>
+      {errors ? (
+        <div className="callout" role="alert" data-testid="query-errors">
+          <p>This link has filters Faultline does not understand, so nothing was filtered:</p>
+          <ul>
+            {Object.entries(errors).map(([field, messages]) => (
+              <li key={field}>
+                <code>{field}</code>: {messages.join("; ")}
+              </li>
+            ))}
+          </ul>
+          <p>
+            <Link href="/catalog">Open the whole catalog</Link>
+          </p>
+        </div>
+      ) : null}
+      <CatalogTable
+        key={params.toString()}
+        entries={catalog.entries}
+        components={catalog.components.map(({ id, name }) => ({ id, name }))}
+        initial={query ?? {}}
+      />
+    </>
+  );
+}

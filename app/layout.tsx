@@ -1,0 +1,27 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { SiteNav } from "@/components/site-nav";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Faultline", template: "%s · Faultline" },
+  description: "Failure modes, detection and recovery for Kubernetes KMS encryption and secret protection.",
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <header className="site-header">
+          <Link href="/" className="brand">
+            Fault<span>line</span>
+          </Link>
+          <SiteNav />
+        </header>
+        <main>{children}</main>
+        <footer className="site-footer">Faultline · read-only · catalog ids are stable and safe to link from alerts</footer>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,82 @@
+import Link from "next/link";
+import { countCatalog } from "@/lib/catalog/queries";
+
+export default function HomePage() {
+  const counts = countCatalog();
+  return (
+    <>
+      <h1>Faultline</h1>
+      <p className="lead">
+        When Kubernetes encryption at rest (a KMS v2 plugin on OpenBao Transit) or the secret-protection stack (webhook,
+        PID-1 wrapper, eBPF agent, beacon, OpenBao) breaks, the failure is hard to see and can block the API server or
+        lose data. Faultline catalogs every known failure mode with how to detect it, what prevents it and how to recover.
+      </p>
+
+      <div className="stats" data-testid="counts">
+        <Link className="stat" href="/catalog?kind=failure-mode">
+          <b>{counts.failureModes}</b>
+          <span>failure modes</span>
+        </Link>
+        <Link className="stat" href="/catalog?startup=yes">
+          <b>{counts.startupBlockers}</b>
+          <span>block API-server start-up</span>
+        </Link>
+        <Link className="stat" href="/catalog?dataLoss=yes">
+          <b>{counts.dataLossRisks}</b>
+          <span>can or may lose data</span>
+        </Link>
+        <Link className="stat" href="/catalog?kind=acceptance-test">
+          <b>{counts.acceptanceTests}</b>
+          <span>acceptance tests</span>
+        </Link>
+        <div className="stat">
+          <b>{counts.signals}</b>
+          <span>live signals defined</span>
+        </div>
+      </div>
+
+      <h2>Three ways in</h2>
+      <div className="grid grid-3">
+        <section className="panel">
+          <h3>During an incident</h3>
+          <p>
+            Live per-node KMS plugin health, the protection stack and OpenBao, with incidents opened from signals.{" "}
+            <span className="soon-tag">not built yet</span>
+          </p>
+          <p>
+            Until then: <Link href="/catalog?startup=yes">what blocks API-server start-up</Link>, or search the catalog
+            for the error you see.
+          </p>
+        </section>
+        <section className="panel">
+          <h3>Reviewing an install</h3>
+          <p>
+            Blast-radius pages per component: if it breaks, what happens to the cluster.{" "}
+            <span className="soon-tag">not built yet</span>
+          </p>
+          <p>
+            Until then: the catalog by component, for example the{" "}
+            <Link href="/catalog?component=webhook">mutating webhook</Link> or the{" "}
+            <Link href="/catalog?component=kms-plugin">KMS plugin</Link>.
+          </p>
+        </section>
+        <section className="panel">
+          <h3>On call at 3 a.m.</h3>
+          <p>
+            Guided runbooks: one question at a time, the command to run, the fix at the end.{" "}
+            <span className="soon-tag">not built yet</span>
+          </p>
+          <p>
+            Until then: every <Link href="/catalog?kind=failure-mode">catalog entry</Link> has its detection and recovery
+            steps.
+          </p>
+        </section>
+      </div>
+      <p style={{ marginTop: "1.5rem" }}>
+        <Link className="button button-primary" href="/catalog">
+          Open the catalog ({counts.entries} entries)
+        </Link>
+      </p>
+    </>
+  );
+}

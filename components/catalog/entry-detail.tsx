@@ -1,0 +1,139 @@
+import Link from "next/link";
+import { CATEGORIES, type CatalogEntry } from "@/lib/catalog/schema";
+import { getComponentMap, getSignalMap, listRelated } from "@/lib/catalog/queries";
+import { DataLossBadge, StartupBadge } from "./severity-badges";
+import { DATA_LOSS_LABEL, STARTUP_LABEL } from "./severity";
+
+const SEEDS: Record<string, string> = {
+  "000": "KMS v2 plugin on OpenBao Transit: failure-mode catalog",
+  "001": "Confidential GPU workload design, Appendix E",
+  "002": "Secret-protection stack: operational readiness",
+};
+
+export function EntryDetail({ entry }: { entry: CatalogEntry }) {
+  const components = getComponentMap();
+  const signals = getSignalMap();
+  const related = listRelated(entry);
+  const category = CATEGORIES.find((c) => c.id === entry.category);
+  return (
+    <article>
+      <div className="entry-head">
+        <div className="breadcrumbs">
+          <Link href="/catalog">Catalog</Link> ›{" "}
+          <Link href={`/catalog?category=${entry.category}`}>{category?.name ?? entry.category}</Link>
+        </div>
+        <h1>{entry.title}</h1>
+        <div className="muted">
+          <code>{entry.id}</code> · {entry.kind === "failure-mode" ? "Failure mode" : "Acceptance test"}
+        </div>
+      </div>
+
+      {entry.kind === "failure-mode" ? (
+        <div className="flags" data-testid="severity-flags">
+          <Flag label="API-server start-up" look={STARTUP_LABEL[entry.startupBlock.level]} seed={entry.startupBlock.seed} />
+          <Flag label="Data-loss risk" look={DATA_LOSS_LABEL[entry.dataLoss.level]} seed={entry.dataLoss.seed} />
+        </div>
+      ) : null}
+
+      <div className="two-col">
+        <div className="fields">
+          {entry.kind === "failure-mode" ? (
+            <>
+              <Field title="Cause" text={entry.cause} />
+              <Field title="Impact" text={entry.impact} />
+              <Field title="How to detect it" text={entry.detection} />
+              <Field title="What prevents it" text={entry.control} />
+              <Field title="How to recover" text={entry.recovery} highlight />
+              {entry.raisedBy ? <Field title="Raised by" text={entry.raisedBy} /> : null}
+            </>
+          ) : (
+            <>
+              <Field title="Expected result" text={entry.expected} />
+              <Field title="Evidence to retain" text={entry.evidence} highlight />
+            </>
+          )}
+          {entry.notes ? <Field title="Notes" text={entry.notes} /> : null}
+        </div>
+
+        <aside className="grid">
+          <section className="panel">
+            <h2 style={{ marginTop: 0 }}>Components</h2>
+            <ul className="plain">
+              {entry.components.map((id) => (
+                <li key={id}>
+                  <Link href={`/catalog?component=${id}`}>{components.get(id)?.name ?? id}</Link>
+                  <div className="muted" style={{ fontSize: "0.85rem" }}>{components.get(id)?.summary}</div>
+                </li>
+              ))}
+            </ul>
+          </section>
+          {entry.kind === "failure-mode" ? (
+            <section className="panel">
+              <h2 style={{ marginTop: 0 }}>Live signals</h2>
+              {entry.signals.length === 0 ? (
+                <p className="muted">No live check detects this yet; use the detection notes.</p>
+              ) : (
+                <ul className="plain">
+                  {entry.signals.map((id) => (
+                    <li key={id}>
+                      <code>{id}</code>
+                      <div className="muted" style={{ fontSize: "0.85rem" }}>{signals.get(id)?.title}</div>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+          ) : null}
+          <section className="panel">
+            <h2 style={{ marginTop: 0 }}>Runbooks and blast radius</h2>
+            <p className="muted">Guided runbooks and blast-radius pages are not built yet; this entry will link to them.</p>
+          </section>
+          <section className="panel">
+            <h2 style={{ marginTop: 0 }}>Related entries</h2>
+            {related.length === 0 ? (
+              <p className="muted">None.</p>
+            ) : (
+              <ul className="plain" data-testid="related">
+                {related.map((other) => (
+                  <li key={other.id}>
+                    <Link href={`/catalog/${other.id}`}>{other.title}</Link>{" "}
+                    <StartupBadge entry={other} /> <DataLossBadge entry={other} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+          <section className="panel">
+            <h2 style={{ marginTop: 0 }}>Source</h2>
+            <p>
+              Seed {entry.source.seed}: {SEEDS[entry.source.seed] ?? "source document"}, table “{entry.source.table}”, row “
+              {entry.sourceRow}”.
+            </p>
+            <p className="muted" style={{ fontSize: "0.85rem" }}>
+              Defined in <code>{entry.source.file}:{entry.source.line}</code>
+            </p>
+          </section>
+        </aside>
+      </div>
+    </article>
+  );
+}
+
+function Field({ title, text, highlight }: { title: string; text: string; highlight?: boolean }) {
+  return (
+    <section className={highlight ? "recovery" : undefined}>
+      <h2>{title}</h2>
+      <p>{text}</p>
+    </section>
+  );
+}
+
+function Flag({ label, look, seed }: { label: string; look: { label: string; tone: string }; seed: string }) {
+  return (
+    <div className={`flag flag-${look.tone}`}>
+      <div className="label">{label}</div>
+      <div className="value">{look.label}</div>
+      <div className="seed">Source says: “{seed}”</div>
+    </div>
+  );
+}

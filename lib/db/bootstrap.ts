@@ -1,0 +1,26 @@
+import "server-only";
+import { loadCatalog } from "@/lib/catalog/load";
+import { getDb } from "./client";
+import { prepareDatabase, type DatabaseState } from "./lifecycle";
+
+// Server start-up inside Next: the database (already started by `npm start`, or started here under
+// `next dev`), then a record of which build and catalog revision serve from now on.
+
+const KEY = Symbol.for("faultline.startup-recorded");
+
+function log(line: string): void {
+  console.log(`[faultline] ${line}`);
+}
+
+async function bootstrap(version: string): Promise<DatabaseState> {
+  const state = await prepareDatabase(log);
+  const catalog = loadCatalog();
+  await getDb().startup.create({ data: { version, catalogHash: catalog.hash, entryCount: catalog.entries.length } });
+  return state;
+}
+
+export function ensureDatabase(version: string): Promise<DatabaseState> {
+  const store = globalThis as unknown as Record<symbol, Promise<DatabaseState> | undefined>;
+  store[KEY] ??= bootstrap(version);
+  return store[KEY];
+}

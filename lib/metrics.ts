@@ -1,0 +1,44 @@
+import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+
+// One registry per process, shared by the HTTP server wrapper and the /metrics route even when
+// the bundler loads this module twice: it lives on globalThis under a registered symbol.
+
+interface Metrics {
+  registry: Registry;
+  httpRequests: Counter<"method" | "route" | "status">;
+  httpDuration: Histogram<"method" | "route" | "status">;
+}
+
+const KEY = Symbol.for("faultline.metrics");
+
+function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const httpRequests = new Counter({
+    name: "http_requests_total",
+    help: "HTTP requests served, by method, route pattern and status code.",
+    labelNames: ["method", "route", "status"] as const,
+    registers: [registry],
+  });
+  const httpDuration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "Time to serve an HTTP request, by method, route pattern and status code.",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  return { registry, httpRequests, httpDuration };
+}
+
+export function getMetrics(): Metrics {
+  const store = globalThis as unknown as Record<symbol, Metrics | undefined>;
+  store[KEY] ??= createMetrics();
+  return store[KEY];
+}
+
+export function observeRequest(method: string, route: string, status: number, seconds: number): void {
+  const { httpRequests, httpDuration } = getMetrics();
+  const labels = { method, route, status: String(status) };
+  httpRequests.inc(labels);
+  httpDuration.observe(labels, seconds);
+}

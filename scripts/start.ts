@@ -1,0 +1,90 @@
+// npm start: validate the configuration, build when the sources changed, then serve.
+// npm run build (--build-only): check the catalog and build, nothing else.
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { buildIsCurrent, hashSources, HASH_FILE } from "../lib/build-state";
+import { CatalogError, loadCatalog } from "../lib/catalog/load";
+import { formatIssue } from "../lib/catalog/yaml-source";
+import { prepareDatabase, stopDatabase } from "../lib/db/lifecycle";
+import { EnvError, loadEnv, prepareNextEnv, type Env } from "../lib/env";
+
+const root = process.cwd();
+const began = Date.now();
+
+function fail(message: string, code = 1): never {
+  console.error(`[faultline] ${message}`);
+  process.exit(code);
+}
+
+function readEnv(): Env {
+  try {
+    return loadEnv();
+  } catch (error) {
+    if (error instanceof EnvError) fail(error.message, 2);
+    throw error;
+  }
+}
+
+function build(): void {
+  try {
+    loadCatalog();
+  } catch (error) {
+    if (!(error instanceof CatalogError)) throw error;
+    for (const issue of error.issues) console.error(formatIssue(issue));
+    fail(`the catalog has ${error.issues.length} error(s); fix them and start again`);
+  }
+  console.log("[faultline] building the dashboard (first start, or the sources changed; about a minute on 2 cores)...");
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+    stdio: "inherit",
+    env: prepareNextEnv(),
+  });
+  if (result.status !== 0) fail("next build failed; see the output above");
+  writeFileSync(path.join(root, HASH_FILE), `${hashSources(root)}\n`);
+}
+
+async function main(): Promise<void> {
+  const env = readEnv();
+  if (process.argv.includes("--build-only")) {
+    build();
+    return;
+  }
+  if (!buildIsCurrent(root)) build();
+  else console.log("[faultline] build is current");
+
+  try {
+    await prepareDatabase((line) => console.log(`[faultline] ${line}`));
+  } catch (error) {
+    fail(`the database could not be prepared: ${(error as Error).message}`);
+  }
+
+  prepareNextEnv();
+  const { startHttpServer } = await import("../lib/http/server");
+  let running: Awaited<ReturnType<typeof startHttpServer>>;
+  try {
+    running = await startHttpServer({ dir: root, host: env.HOST, port: env.PORT });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") fail(`port ${env.PORT} on ${env.HOST} is already in use; stop the other server or set PORT`);
+    throw error;
+  }
+  const shown = env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST;
+  console.log(`[faultline] ready on http://${shown}:${env.PORT} (${((Date.now() - began) / 1000).toFixed(1)} s)`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[faultline] ${signal}: stopping`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    void running
+      .close()
+      .then(stopDatabase)
+      .finally(() => process.exit(0));
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+main().catch((error: unknown) => fail(`could not start: ${(error as Error).stack ?? String(error)}`));
