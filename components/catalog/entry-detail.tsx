@@ -39,11 +39,11 @@ export function EntryDetail({ entry }: { entry: CatalogEntry }) {
         <div className="fields">
           {entry.kind === "failure-mode" ? (
             <>
-              <Field title="Cause" text={entry.cause} />
               <Field title="Impact" text={entry.impact} />
+              <Field title="Cause" text={entry.cause} />
               <Field title="How to detect it" text={entry.detection} />
-              <Field title="What prevents it" text={entry.control} />
               <Field title="How to recover" text={entry.recovery} highlight />
+              <Field title="What prevents it" text={entry.control} />
               {entry.raisedBy ? <Field title="Raised by" text={entry.raisedBy} /> : null}
             </>
           ) : (
@@ -97,7 +97,7 @@ export function EntryDetail({ entry }: { entry: CatalogEntry }) {
                 {related.map((other) => (
                   <li key={other.id}>
                     <Link href={`/catalog/${other.id}`}>{other.title}</Link>{" "}
-                    <StartupBadge entry={other} /> <DataLossBadge entry={other} />
+                    <StartupBadge entry={other} prefix="start-up" /> <DataLossBadge entry={other} prefix="data loss" />
                   </li>
                 ))}
               </ul>

@@ -4,13 +4,14 @@ import path from "node:path";
 import {
   CatalogFileInput,
   ComponentsFileInput,
+  EntryInput,
   SignalsFileInput,
   type Catalog,
   type CatalogEntry,
   type Component,
   type Signal,
 } from "./schema";
-import { formatIssue, parseYamlSource, validateYaml, type ContentIssue, type YamlSource } from "./yaml-source";
+import { formatIssue, parseYamlSource, validateAt, validateYaml, type ContentIssue, type YamlSource } from "./yaml-source";
 
 export const CATALOG_DIR = path.join(process.cwd(), "catalog");
 
@@ -72,14 +73,22 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
 
   const entries: CatalogEntry[] = [];
   const where = new Map<string, { source: YamlSource; index: number }>();
+  // Ids of entries that exist but failed validation: links to them are not reported as dangling.
+  const brokenIds = new Set<string>();
   for (const name of fileNames) {
     const source = readSource(dir, path.join("failure-modes", name), issues, texts);
     if (!source) continue;
-    const { value, issues: fileIssues } = validateYaml(source, CatalogFileInput);
+    const { value: file, issues: fileIssues } = validateYaml(source, CatalogFileInput);
     issues.push(...fileIssues);
-    if (!value) continue;
-    value.entries.forEach((entry, index) => {
-      const line = source.lineOf(["entries", index]);
+    if (!file) continue;
+    file.entries.forEach((raw, index) => {
+      const { value: entry, issues: entryIssues } = validateAt(source, EntryInput, raw, ["entries", index]);
+      issues.push(...entryIssues);
+      if (!entry) {
+        const id = (raw as { id?: unknown } | null)?.id;
+        if (typeof id === "string") brokenIds.add(id);
+        return;
+      }
       const previous = where.get(entry.id);
       if (previous) {
         issues.push({
@@ -90,7 +99,8 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
         return;
       }
       where.set(entry.id, { source, index });
-      entries.push({ ...entry, category: value.category, source: { ...value.source, file: source.file, line } } as CatalogEntry);
+      const line = source.lineOf(["entries", index]);
+      entries.push({ ...entry, category: file.category, source: { ...file.source, file: source.file, line } } as CatalogEntry);
     });
   }
 
@@ -102,7 +112,7 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
     entry.components.forEach((c, j) => componentIds.has(c) || report("components", j, `unknown component "${c}" (see catalog/components.yaml)`));
     entry.related.forEach((r, j) => {
       if (r === entry.id) report("related", j, "an entry cannot be related to itself");
-      else if (!entryIds.has(r)) report("related", j, `related entry "${r}" does not exist`);
+      else if (!entryIds.has(r) && !brokenIds.has(r)) report("related", j, `related entry "${r}" does not exist`);
     });
     entry.blastRadius.forEach((b, j) => componentIds.has(b) || report("blastRadius", j, `blast-radius page "${b}" does not exist`));
     // Runbooks arrive with the runbooks issue; until then any link would point nowhere.

@@ -42,9 +42,20 @@ export function describePath(path: readonly PropertyKey[]): string {
 
 /** Validates a parsed YAML document; on failure returns one issue per zod issue, each with its line. */
 export function validateYaml<T>(source: YamlSource, schema: z.ZodType<T>): { value?: T; issues: ContentIssue[] } {
-  const result = schema.safeParse(source.doc.toJS());
+  return validateAt(source, schema, source.doc.toJS(), []);
+}
+
+/** Validates one part of a document (at `prefix`), so one bad entry does not hide its neighbours. */
+export function validateAt<T>(
+  source: YamlSource,
+  schema: z.ZodType<T>,
+  value: unknown,
+  prefix: readonly PropertyKey[],
+): { value?: T; issues: ContentIssue[] } {
+  const result = schema.safeParse(value);
   if (result.success) return { value: result.data, issues: [] };
-  const issues = result.error.issues.map((issue) => {
+  const issues = result.error.issues.map((zodIssue) => {
+    const issue = { ...zodIssue, path: [...prefix, ...zodIssue.path] };
     const where = describePath(issue.path);
     return {
       file: source.file,

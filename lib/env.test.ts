@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "./env";
+
+describe("environment", () => {
+  it("defaults to loopback, port 3000 and the embedded database", () => {
+    expect(parseEnv({})).toEqual({ HOST: "127.0.0.1", PORT: 3000, FAULTLINE_DATA_DIR: ".data", FAULTLINE_LOG_LEVEL: "info" });
+  });
+
+  it("refuses a non-loopback bind address with one line naming the variable", () => {
+    for (const host of ["0.0.0.0", "192.0.2.10", "::", "example.org"]) {
+      expect(() => parseEnv({ HOST: host })).toThrow(EnvError);
+      try {
+        parseEnv({ HOST: host });
+      } catch (error) {
+        const message = (error as Error).message;
+        expect(message).toMatch(/^Invalid environment variable HOST \(got "[^"]+"\): binding a non-loopback address is refused/);
+        expect(message).not.toContain("\n");
+      }
+    }
+  });
+
+  it("accepts every loopback spelling", () => {
+    for (const host of ["127.0.0.1", "127.0.0.2", "::1", "localhost"]) expect(parseEnv({ HOST: host }).HOST).toBe(host);
+  });
+
+  it("says what a port must be", () => {
+    expect(() => parseEnv({ PORT: "eighty" })).toThrow(/^Invalid environment variable PORT \(got "eighty"\): must be a port number/);
+    expect(() => parseEnv({ PORT: "70000" })).toThrow(/PORT.*must be 1-65535/);
+  });
+
+  it("rejects a database URL of another kind without echoing it (it may hold a password)", () => {
+    expect(() => parseEnv({ DATABASE_URL: "mysql://user:secret@db/x" })).toThrow(
+      /^Invalid environment variable DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL$/,
+    );
+  });
+
+  it("treats an empty variable as unset", () => {
+    expect(parseEnv({ DATABASE_URL: "", PORT: "" }).PORT).toBe(3000);
+  });
+
+  it("lists the allowed values of an enumeration", () => {
+    expect(() => parseEnv({ FAULTLINE_LOG_LEVEL: "loud" })).toThrow(/FAULTLINE_LOG_LEVEL.*"debug"\|"info"\|"warn"\|"error"/);
+  });
+});

@@ -1,0 +1,43 @@
+import { defineConfig } from "@playwright/test";
+
+// Debian's Chromium (Playwright's own browser download cannot be reached here) against a
+// production server started exactly as a user starts it: `npm start`, with its own data folder.
+const PORT = 3100;
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results/e2e",
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: [["list"], ["html", { open: "never", outputFolder: "test-results/report" }]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  webServer: {
+    command: "npm start",
+    url: `http://127.0.0.1:${PORT}/api/readyz`,
+    env: { PORT: String(PORT), HOST: "127.0.0.1", FAULTLINE_DATA_DIR: ".data/e2e" },
+    reuseExistingServer: false,
+    timeout: 300_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+  },
+});
