@@ -132,6 +132,8 @@ export function CatalogTable({ entries, components, initial }: Props) {
     [],
   );
 
+  // The React Compiler is not enabled, so TanStack Table's unmemoizable API is fine here.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const table = useReactTable({
     data: rows,
     columns,
