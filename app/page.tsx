@@ -50,25 +50,18 @@ export default function HomePage() {
         </section>
         <section className="panel">
           <h3>Reviewing an install</h3>
+          <p>Blast-radius pages per component: if it breaks, what happens to the cluster, and what is safe to do.</p>
           <p>
-            Blast-radius pages per component: if it breaks, what happens to the cluster.{" "}
-            <span className="soon-tag">not built yet</span>
-          </p>
-          <p>
-            Until then: the catalog by component, for example the{" "}
-            <Link href="/catalog?component=webhook">mutating webhook</Link> or the{" "}
-            <Link href="/catalog?component=kms-plugin">KMS plugin</Link>.
+            <Link className="button button-primary" href="/blast-radius">Blast radius</Link>{" "}
+            <Link href="/blast-radius/backout">the backout procedure</Link>
           </p>
         </section>
         <section className="panel">
           <h3>On call at 3 a.m.</h3>
+          <p>Guided runbooks: one question at a time, the command to run, the fix at the end; the link keeps your place.</p>
           <p>
-            Guided runbooks: one question at a time, the command to run, the fix at the end.{" "}
-            <span className="soon-tag">not built yet</span>
-          </p>
-          <p>
-            Until then: every <Link href="/catalog?kind=failure-mode">catalog entry</Link> has its detection and recovery
-            steps.
+            <Link className="button button-primary" href="/runbooks">Runbooks</Link>{" "}
+            <span className="muted">{counts.runbooks} decision trees</span>
           </p>
         </section>
       </div>

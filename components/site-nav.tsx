@@ -8,8 +8,8 @@ const SECTIONS = [
   { href: "/catalog", label: "Catalog", ready: true },
   { href: "/health", label: "Live health", ready: false },
   { href: "/incidents", label: "Incidents", ready: false },
-  { href: "/runbooks", label: "Runbooks", ready: false },
-  { href: "/blast-radius", label: "Blast radius", ready: false },
+  { href: "/runbooks", label: "Runbooks", ready: true },
+  { href: "/blast-radius", label: "Blast radius", ready: true },
 ];
 
 export function SiteNav() {

@@ -6,7 +6,8 @@ try {
   const catalog = loadCatalog();
   const failureModes = catalog.entries.filter((e) => e.kind === "failure-mode").length;
   console.log(
-    `catalog ok: ${catalog.entries.length} entries (${failureModes} failure modes, ${catalog.entries.length - failureModes} acceptance tests), ${catalog.signals.length} signals, ${catalog.components.length} components`,
+    `catalog ok: ${catalog.entries.length} entries (${failureModes} failure modes, ${catalog.entries.length - failureModes} acceptance tests), ` +
+      `${catalog.runbooks.length} runbooks, ${catalog.blastRadius.length} blast-radius pages, ${catalog.signals.length} signals, ${catalog.components.length} components`,
   );
 } catch (error) {
   if (!(error instanceof CatalogError)) throw error;

@@ -1,6 +1,8 @@
 import Link from "next/link";
 import { CATEGORIES, type CatalogEntry } from "@/lib/catalog/schema";
+import { listBlastRadiusPagesFor } from "@/lib/blast-radius/queries";
 import { getComponentMap, getSignalMap, listRelated } from "@/lib/catalog/queries";
+import { listRunbookLinksTo } from "@/lib/runbooks/queries";
 import { DataLossBadge, StartupBadge } from "./severity-badges";
 import { DATA_LOSS_LABEL, STARTUP_LABEL } from "./severity";
 
@@ -14,6 +16,8 @@ export function EntryDetail({ entry }: { entry: CatalogEntry }) {
   const components = getComponentMap();
   const signals = getSignalMap();
   const related = listRelated(entry);
+  const runbookLinks = listRunbookLinksTo(entry.id);
+  const pages = listBlastRadiusPagesFor(entry);
   const category = CATEGORIES.find((c) => c.id === entry.category);
   return (
     <article>
@@ -84,10 +88,34 @@ export function EntryDetail({ entry }: { entry: CatalogEntry }) {
               )}
             </section>
           ) : null}
-          <section className="panel">
-            <h2 style={{ marginTop: 0 }}>Runbooks and blast radius</h2>
-            <p className="muted">Guided runbooks and blast-radius pages are not built yet; this entry will link to them.</p>
+          <section className="panel" data-testid="entry-runbooks">
+            <h2 style={{ marginTop: 0 }}>Runbooks that reach this</h2>
+            {runbookLinks.length === 0 ? (
+              <p className="muted">No runbook ends here yet; use the recovery notes.</p>
+            ) : (
+              <ul className="plain">
+                {runbookLinks.map((link) => (
+                  <li key={`${link.runbook.id}-${link.node}`}>
+                    <Link href={`/runbooks/${link.runbook.id}?path=${link.path}`}>{link.runbook.title}</Link>
+                    <div className="muted" style={{ fontSize: "0.85rem" }}>at step {link.node}: {link.label}</div>
+                  </li>
+                ))}
+              </ul>
+            )}
           </section>
+          {pages.length > 0 ? (
+            <section className="panel" data-testid="entry-blast-radius">
+              <h2 style={{ marginTop: 0 }}>Blast radius</h2>
+              <ul className="plain">
+                {pages.map((page) => (
+                  <li key={page.id}>
+                    <Link href={`/blast-radius/${page.id}`}>{page.title}</Link>
+                    <div className="muted" style={{ fontSize: "0.85rem" }}>{page.keyProperty}</div>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
           <section className="panel">
             <h2 style={{ marginTop: 0 }}>Related entries</h2>
             {related.length === 0 ? (

@@ -11,6 +11,8 @@ import {
   type Component,
   type Signal,
 } from "./schema";
+import { loadBlastRadius } from "@/lib/blast-radius/load";
+import { loadRunbooks } from "@/lib/runbooks/load";
 import { formatIssue, parseYamlSource, validateAt, validateYaml, type ContentIssue, type YamlSource } from "./yaml-source";
 
 export const CATALOG_DIR = path.join(process.cwd(), "catalog");
@@ -105,6 +107,11 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
   }
 
   const entryIds = new Set(entries.map((e) => e.id));
+  const read = (relative: string) => readSource(dir, relative, issues, texts);
+  const runbooks = loadRunbooks(dir, read, { entries: new Set([...entryIds, ...brokenIds]), signals: signalIds, components: componentIds }, issues);
+  const runbookIds = new Set(runbooks.map((r) => r.id));
+  const blastRadius = loadBlastRadius(dir, read, { entries: new Set([...entryIds, ...brokenIds]), runbooks: runbookIds, components: componentIds }, issues);
+  const pageIds = new Set(blastRadius.map((p) => p.id));
   for (const entry of entries) {
     const { source, index } = where.get(entry.id)!;
     const at = (field: string, j: number) => source.lineOf(["entries", index, field, j]);
@@ -114,9 +121,8 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
       if (r === entry.id) report("related", j, "an entry cannot be related to itself");
       else if (!entryIds.has(r) && !brokenIds.has(r)) report("related", j, `related entry "${r}" does not exist`);
     });
-    entry.blastRadius.forEach((b, j) => componentIds.has(b) || report("blastRadius", j, `blast-radius page "${b}" does not exist`));
-    // Runbooks arrive with the runbooks issue; until then any link would point nowhere.
-    entry.runbooks.forEach((r, j) => report("runbooks", j, `runbook "${r}" does not exist`));
+    entry.blastRadius.forEach((b, j) => pageIds.has(b) || report("blastRadius", j, `blast-radius page "${b}" does not exist`));
+    entry.runbooks.forEach((r, j) => runbookIds.has(r) || report("runbooks", j, `runbook "${r}" does not exist`));
     if (entry.kind === "failure-mode") {
       entry.signals.forEach((s, j) => signalIds.has(s) || report("signals", j, `unknown signal "${s}" (see catalog/signals.yaml)`));
     }
@@ -124,7 +130,7 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
 
   if (issues.length > 0) throw new CatalogError(issues);
   const hash = createHash("sha256").update(texts.join("\n\0")).digest("hex");
-  return { entries, signals, components, hash };
+  return { entries, signals, components, runbooks, blastRadius, hash };
 }
 
 function checkUnique(source: YamlSource | undefined, items: { id: string }[], what: string, issues: ContentIssue[]): void {

@@ -39,10 +39,11 @@ export interface CatalogCounts {
   dataLossRisks: number;
   signals: number;
   components: number;
+  runbooks: number;
 }
 
 export function countCatalog(): CatalogCounts {
-  const { entries, signals, components } = getCatalog();
+  const { entries, signals, components, runbooks } = getCatalog();
   const failureModes = entries.filter((e) => e.kind === "failure-mode");
   return {
     entries: entries.length,
@@ -52,5 +53,6 @@ export function countCatalog(): CatalogCounts {
     dataLossRisks: failureModes.filter((e) => e.dataLoss.level === "yes" || e.dataLoss.level === "possible").length,
     signals: signals.length,
     components: components.length,
+    runbooks: runbooks.length,
   };
 }

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import type { BlastRadiusPage } from "@/lib/blast-radius/schema";
+import type { Runbook } from "@/lib/runbooks/schema";
 
 // The one schema for catalog content. Ids are public, stable API: alerts, links and incidents use them.
 
@@ -117,6 +119,8 @@ export interface Catalog {
   entries: CatalogEntry[];
   signals: Signal[];
   components: Component[];
+  runbooks: Runbook[];
+  blastRadius: BlastRadiusPage[];
   /** sha256 of every content file, so a running server can say which revision it serves. */
   hash: string;
 }

@@ -1,0 +1,118 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+
+// The runbook's flowchart as an inline SVG (pre-rendered by Mermaid under securityLevel "strict").
+// Mermaid's click directive is never used: we bind our own listeners to its g.node elements.
+
+const NODE_ID = /-flowchart-(.+)-\d+$/;
+
+interface Props {
+  svg: string | null;
+  flowchart: string;
+  path: string[];
+  current: string;
+  inspected: string | null;
+  labels: Record<string, string>;
+  onNodeClick: (id: string) => void;
+}
+
+export function Diagram({ svg, flowchart, path, current, inspected, labels, onNodeClick }: Props) {
+  const box = useRef<HTMLDivElement>(null);
+  const [markup, setMarkup] = useState<string | null>(svg);
+  const [fallback, setFallback] = useState<"idle" | "rendering" | "failed">(svg ? "idle" : "rendering");
+  const clickRef = useRef(onNodeClick);
+  useEffect(() => {
+    clickRef.current = onNodeClick;
+  }, [onNodeClick]);
+
+  // Only when the pre-rendered diagram is out of date: render in the browser, still strict.
+  useEffect(() => {
+    if (svg) return;
+    let cancelled = false;
+    import("mermaid")
+      .then(async ({ default: mermaid }) => {
+        mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: "dark" });
+        const { svg: drawn } = await mermaid.render("runbook", flowchart);
+        if (!cancelled) {
+          setMarkup(drawn);
+          setFallback("idle");
+        }
+      })
+      .catch(() => !cancelled && setFallback("failed"));
+    return () => {
+      cancelled = true;
+    };
+  }, [svg, flowchart]);
+
+  // Bind listeners once per rendering.
+  useEffect(() => {
+    const root = box.current;
+    if (!root || !markup) return;
+    const nodes = [...root.querySelectorAll<SVGGElement>("g.node")];
+    const cleanups: (() => void)[] = [];
+    for (const element of nodes) {
+      const id = NODE_ID.exec(element.id)?.[1];
+      if (!id) continue;
+      element.dataset.node = id;
+      element.setAttribute("tabindex", "0");
+      element.setAttribute("role", "button");
+      element.setAttribute("aria-label", `Step ${id}: ${labels[id] ?? ""}`);
+      const click = () => clickRef.current(id);
+      const key = (event: KeyboardEvent) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          event.stopPropagation();
+          clickRef.current(id);
+        }
+      };
+      element.addEventListener("click", click);
+      element.addEventListener("keydown", key);
+      cleanups.push(() => {
+        element.removeEventListener("click", click);
+        element.removeEventListener("keydown", key);
+      });
+    }
+    document.documentElement.dataset.runbookInteractive = String(Math.round(performance.now()));
+    return () => cleanups.forEach((fn) => fn());
+  }, [markup, labels]);
+
+  // Highlight the path taken, the current step and the inspected one.
+  useEffect(() => {
+    const root = box.current;
+    if (!root || !markup) return;
+    const onPath = new Set(path);
+    for (const element of root.querySelectorAll<SVGGElement>("g.node[data-node]")) {
+      const id = element.dataset.node!;
+      element.classList.toggle("fl-path", onPath.has(id));
+      element.classList.toggle("fl-current", id === current);
+      element.classList.toggle("fl-inspected", id === inspected);
+    }
+    for (const edge of root.querySelectorAll(".fl-path-edge")) edge.classList.remove("fl-path-edge");
+    for (let i = 1; i < path.length; i++) {
+      for (const edge of root.querySelectorAll(`path[data-id^="L_${CSS.escape(path[i - 1])}_${CSS.escape(path[i])}_"]`)) {
+        edge.classList.add("fl-path-edge");
+      }
+    }
+    root.querySelector<SVGGElement>(`g.node[data-node="${CSS.escape(current)}"]`)?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+  }, [markup, path, current, inspected]);
+
+  if (!markup) {
+    return (
+      <div className="diagram diagram-missing" role="status">
+        {fallback === "failed"
+          ? "The diagram could not be drawn; the steps on the right still work."
+          : "Drawing the diagram…"}
+      </div>
+    );
+  }
+  return (
+    <div
+      ref={box}
+      className="diagram"
+      data-testid="diagram"
+      aria-label="Decision tree; select a step to read it"
+      dangerouslySetInnerHTML={{ __html: markup }}
+    />
+  );
+}

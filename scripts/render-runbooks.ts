@@ -1,0 +1,67 @@
+// npm run runbooks:render: draws every runbook's flowchart, and the blast-radius dependency diagram,
+// with Mermaid (securityLevel strict) in Debian's Chromium into catalog/runbooks/rendered/<id>.svg.
+// Re-run after editing a flowchart or a dependsOn; a test fails while any rendering is out of date.
+import { mkdirSync, readFileSync, writeFileSync, existsSync, readdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { chromium } from "@playwright/test";
+import { dependencyFlowchart, DEPENDENCY_DIAGRAM_ID } from "../lib/blast-radius/diagram";
+import { loadCatalog } from "../lib/catalog/load";
+import { flowchartHash, RENDER_DIR, RENDER_ID, stampFor } from "../lib/runbooks/rendered";
+
+const only = process.argv.slice(2);
+const mermaidVersion = JSON.parse(readFileSync("node_modules/mermaid/package.json", "utf8")).version as string;
+const catalog = loadCatalog();
+const diagrams = [
+  ...catalog.runbooks.map((r) => ({ id: r.id, flowchart: r.flowchart })),
+  { id: DEPENDENCY_DIAGRAM_ID, flowchart: dependencyFlowchart(catalog.blastRadius, catalog.components) },
+];
+
+async function main(): Promise<void> {
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--no-first-run"],
+  });
+  try {
+    const page = await browser.newPage();
+    await page.setContent("<!doctype html><html><body></body></html>");
+    await page.addScriptTag({ path: "node_modules/mermaid/dist/mermaid.min.js" });
+    await page.evaluate(() => {
+      const m = (window as unknown as { mermaid: { initialize: (c: object) => void } }).mermaid;
+      m.initialize({
+        startOnLoad: false,
+        securityLevel: "strict",
+        theme: "dark",
+        fontFamily: "system-ui, DejaVu Sans, sans-serif",
+        flowchart: { htmlLabels: true, curve: "basis", useMaxWidth: true },
+      });
+    });
+    mkdirSync(RENDER_DIR, { recursive: true });
+    let written = 0;
+    for (const diagram of diagrams) {
+      if (only.length && !only.includes(diagram.id)) continue;
+      const file = path.join(RENDER_DIR, `${diagram.id}.svg`);
+      if (!only.length && existsSync(file) && readFileSync(file, "utf8").includes(`source=${flowchartHash(diagram.flowchart)} mermaid=${mermaidVersion}`)) continue;
+      const svg = await page.evaluate(
+        async ({ id, text }) => {
+          const m = (window as unknown as { mermaid: { render: (id: string, text: string) => Promise<{ svg: string }> } }).mermaid;
+          return (await m.render(id, text)).svg;
+        },
+        { id: RENDER_ID, text: diagram.flowchart },
+      );
+      writeFileSync(file, `${stampFor(diagram.flowchart, mermaidVersion)}\n${svg}\n`);
+      written++;
+      console.log(`rendered ${diagram.id}`);
+    }
+    // Drop renderings of diagrams that no longer exist.
+    const ids = new Set(diagrams.map((r) => `${r.id}.svg`));
+    for (const name of readdirSync(RENDER_DIR)) if (!ids.has(name)) rmSync(path.join(RENDER_DIR, name));
+    console.log(`${written} rendered, ${diagrams.length - written} already current`);
+  } finally {
+    await browser.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`runbooks:render failed: ${(error as Error).message}`);
+  process.exit(1);
+});
