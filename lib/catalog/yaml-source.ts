@@ -1,4 +1,4 @@
-import { isNode, LineCounter, parseDocument, type Document } from "yaml";
+import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from "yaml";
 import type { z } from "zod";
 
 // YAML parsing that keeps positions, so every content error can be reported as file:line.
@@ -28,6 +28,12 @@ export function parseYamlSource(file: string, text: string): { source?: YamlSour
   const lineOf = (path: readonly PropertyKey[]): number => {
     // Walk up until a node exists: a missing key is reported where its parent is.
     for (let depth = path.length; depth >= 0; depth--) {
+      const parent = depth > 0 ? doc.getIn(path.slice(0, depth - 1) as unknown[], true) : undefined;
+      // A map entry is reported on its key's line (the value of a block scalar starts below it).
+      if (isMap(parent)) {
+        const pair = parent.items.find((item) => isScalar(item.key) && item.key.value === path[depth - 1]);
+        if (pair && isNode(pair.key) && pair.key.range) return counter.linePos(pair.key.range[0]).line;
+      }
       const node = doc.getIn(path.slice(0, depth) as unknown[], true);
       if (isNode(node) && node.range) return counter.linePos(node.range[0]).line;
     }

@@ -45,7 +45,11 @@ const SHAPES: { open: string; close: string; shape: NodeShape }[] = [
 const EDGE = /^(?:-->|==>|-\.->)(?:\|([^|]*)\|)?/;
 const TEXT_EDGE = /^--\s+([^-][^>]*?)\s+-->/;
 
-class LineError extends Error {}
+class LineError extends Error {
+  constructor(message: string, readonly nodeId?: string) {
+    super(message);
+  }
+}
 
 interface NodeRef {
   id: string;
@@ -64,20 +68,20 @@ function readNode(text: string, pos: number): { ref: NodeRef; pos: number } {
   let label: string;
   if (text[pos] === '"') {
     const end = text.indexOf('"', pos + 1);
-    if (end < 0) throw new LineError(`unterminated quoted label of node ${id[0]}`);
+    if (end < 0) throw new LineError(`unterminated quoted label of node ${id[0]}`, id[0]);
     label = text.slice(pos + 1, end);
     pos = end + 1;
-    if (!text.startsWith(shape.close, pos)) throw new LineError(`expected "${shape.close}" after the quoted label of node ${id[0]}`);
+    if (!text.startsWith(shape.close, pos)) throw new LineError(`expected "${shape.close}" after the quoted label of node ${id[0]}`, id[0]);
   } else {
     const end = text.indexOf(shape.close, pos);
-    if (end < 0) throw new LineError(`node ${id[0]}: label is not closed with "${shape.close}"`);
+    if (end < 0) throw new LineError(`node ${id[0]}: label is not closed with "${shape.close}"`, id[0]);
     label = text.slice(pos, end);
     const stray = /[[\]{}()|"]/.exec(label);
-    if (stray) throw new LineError(`node ${id[0]}: "${stray[0]}" inside a label needs the label quoted, like ${id[0]}["..."]`);
+    if (stray) throw new LineError(`node ${id[0]}: "${stray[0]}" inside a label needs the label quoted, like ${id[0]}["..."]`, id[0]);
     pos = end;
   }
   pos += shape.close.length;
-  if (!label.trim()) throw new LineError(`node ${id[0]} has an empty label`);
+  if (!label.trim()) throw new LineError(`node ${id[0]} has an empty label`, id[0]);
   return { ref: { id: id[0], shape: shape.shape, label: label.trim() }, pos };
 }
 
@@ -95,6 +99,8 @@ export function parseFlowchart(source: string): { chart?: Flowchart; issues: Flo
   let direction: Flowchart["direction"] | undefined;
   // Nodes seen only as a bare id so far; a later statement may still give them a shape and label.
   const placeholders = new Set<string>();
+  // Nodes whose definition already failed: no second error for using them.
+  const reported = new Set<string>();
 
   const define = (ref: NodeRef, line: number) => {
     const existing = nodes.get(ref.id);
@@ -147,11 +153,13 @@ export function parseFlowchart(source: string): { chart?: Flowchart; issues: Flo
     } catch (error) {
       if (!(error instanceof LineError)) throw error;
       issues.push({ line, message: error.message });
+      if (error.nodeId) reported.add(error.nodeId);
     }
   });
 
   if (!direction) issues.push({ line: 1, message: 'empty flowchart: expected "graph TD" and at least one node' });
   for (const id of placeholders) {
+    if (reported.has(id)) continue;
     const node = nodes.get(id)!;
     issues.push({ line: node.line, message: `node ${id} is used in an edge but never given a label` });
   }
