@@ -4,8 +4,8 @@ import { parseFlowchart, serializeFlowchart, type Flowchart } from "./flowchart"
 
 const withoutLines = (chart: Flowchart) => ({
   ...chart,
-  nodes: chart.nodes.map(({ line: _line, ...n }) => n),
-  edges: chart.edges.map(({ line: _line, ...e }) => e),
+  nodes: chart.nodes.map((n) => ({ ...n, line: 0 })),
+  edges: chart.edges.map((e) => ({ ...e, line: 0 })),
 });
 
 describe("flowchart parser", () => {

@@ -7,8 +7,8 @@ export async function GET(_request: Request, { params }: { params: Promise<{ com
   const { component } = await params;
   const page = getBlastRadiusPage(component);
   if (!page) return notFound(`no blast-radius page for "${component}"`, { component });
-  const { file: _file, ...body } = page;
-  void _file;
+  const body: Partial<typeof page> = { ...page };
+  delete body.file;
   if (component !== "kms-plugin") return NextResponse.json(body);
   const s = summariseKmsFailures();
   const ids = (list: { id: string }[]) => list.map((e) => e.id);
