@@ -14,7 +14,7 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
     setTimeout(() => setState("idle"), 1500);
   }
   return (
-    <button type="button" className="button copy" onClick={copy} aria-label={`${label}: ${text.slice(0, 60)}`}>
+    <button type="button" className="button copy" onClick={copy} aria-label={state === "copied" ? "Copied" : `${label}: ${text.slice(0, 60)}`}>
       {state === "copied" ? "Copied" : state === "failed" ? "Select and copy" : label}
     </button>
   );

@@ -1,0 +1,91 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+
+interface ApiRunbook {
+  id: string;
+  flowchart: string;
+  nodes: { id: string; label: string; kind: string }[];
+  edges: { from: string; to: string; label?: string }[];
+}
+
+// Mermaid keeps labels HTML-escaped; Faultline's labels are plain text.
+const plain = (text: string) =>
+  text
+    .replace(/<br\s*\/?>/gi, " ")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ")
+    .trim();
+
+test("Mermaid's own parser reads every runbook as the same graph Faultline's parser does", async ({ page, request }) => {
+  const { runbooks } = await (await request.get("/api/v1/runbooks")).json();
+  await page.setContent("<!doctype html><html><body></body></html>");
+  await page.addScriptTag({ path: path.join(process.cwd(), "node_modules/mermaid/dist/mermaid.min.js") });
+  for (const { id } of runbooks as { id: string }[]) {
+    const runbook = (await (await request.get(`/api/v1/runbooks/${id}`)).json()) as ApiRunbook;
+    const mermaid = await page.evaluate(async (text) => {
+      const m = (window as unknown as { mermaid: { initialize: (c: object) => void; mermaidAPI: { getDiagramFromText: (t: string) => Promise<{ db: { getVertices: () => Map<string, { id: string; type: string; text: string }>; getEdges: () => { start: string; end: string; text: string }[] } }> } } }).mermaid;
+      m.initialize({ startOnLoad: false, securityLevel: "strict" });
+      const diagram = await m.mermaidAPI.getDiagramFromText(text);
+      return {
+        vertices: [...diagram.db.getVertices().values()].map((v) => ({ id: v.id, type: v.type, text: v.text })),
+        edges: diagram.db.getEdges().map((e) => ({ from: e.start, to: e.end, label: e.text })),
+      };
+    }, runbook.flowchart);
+    expect(mermaid.vertices.map((v) => v.id).sort(), id).toEqual(runbook.nodes.map((n) => n.id).sort());
+    for (const vertex of mermaid.vertices) {
+      const node = runbook.nodes.find((n) => n.id === vertex.id)!;
+      expect(vertex.type === "diamond" ? "question" : "other", `${id} ${vertex.id}`).toBe(node.kind === "question" ? "question" : "other");
+      expect(plain(vertex.text), `${id} ${vertex.id}`).toBe(node.label);
+    }
+    const key = (e: { from: string; to: string; label?: string }) => `${e.from}>${e.to}:${e.label ?? ""}`;
+    expect(mermaid.edges.map(key).sort(), id).toEqual(runbook.edges.map(key).sort());
+  }
+});
+
+test("Mermaid is not shipped to any page: diagrams arrive pre-rendered", async ({ page }) => {
+  const shipped: string[] = [];
+  page.on("response", async (response) => {
+    if (response.request().resourceType() !== "script") return;
+    const body = await response.text().catch(() => "");
+    if (body.includes("getDiagramFromText")) shipped.push(`${page.url()} <- ${response.url()}`);
+  });
+  for (const url of ["/", "/catalog", "/catalog/openbao-sealed", "/blast-radius", "/blast-radius/webhook", "/runbooks", "/runbooks/kms-apiserver-wont-start"]) {
+    await page.goto(url, { waitUntil: "networkidle" });
+  }
+  expect(shipped).toEqual([]);
+});
+
+test("measure: the largest runbook becomes interactive, and guided steps move, quickly", async ({ page, request }) => {
+  const { runbooks } = await (await request.get("/api/v1/runbooks")).json();
+  const largest = (runbooks as { id: string; steps: number }[]).sort((a, b) => b.steps - a.steps)[0];
+  const samples: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    await page.goto(`/runbooks/${largest.id}`);
+    await page.waitForFunction(() => document.documentElement.dataset.runbookInteractive !== undefined);
+    samples.push(Number(await page.evaluate(() => document.documentElement.dataset.runbookInteractive)));
+  }
+  // Time from a key press to the next step on screen, over a walk through the tree.
+  const steps = await page.evaluate(async () => {
+    const times: number[] = [];
+    const label = () => document.querySelector('[data-testid="current-label"]')?.textContent;
+    for (let i = 0; i < 6; i++) {
+      const before = label();
+      const button = document.querySelector<HTMLButtonElement>('[aria-label="Answers"] button');
+      if (!button) break;
+      const start = performance.now();
+      button.click();
+      while (label() === before) await new Promise((r) => requestAnimationFrame(r));
+      times.push(performance.now() - start);
+    }
+    return times;
+  });
+  const result = { runbook: largest.id, nodes: largest.steps, interactiveMs: samples, stepMs: steps.map((t) => Math.round(t * 10) / 10) };
+  mkdirSync("test-results", { recursive: true });
+  writeFileSync("test-results/runbook-perf.json", JSON.stringify(result, null, 2));
+  console.log(`runbook ${largest.id} (${largest.steps} nodes): interactive at ${samples.join(", ")} ms; guided step ${result.stepMs.join(", ")} ms`);
+  expect(steps.length).toBeGreaterThan(0);
+});
