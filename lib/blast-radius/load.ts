@@ -1,7 +1,6 @@
-import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { ContentIssue, YamlSource } from "@/lib/catalog/yaml-source";
-import { validateYaml } from "@/lib/catalog/yaml-source";
+import { listYamlFiles, validateYaml } from "@/lib/catalog/yaml-source";
 import { BACKOUT_ID, BlastRadiusInput, type BlastRadiusPage } from "./schema";
 
 export interface BlastRadiusTargets {
@@ -14,12 +13,7 @@ type ReadSource = (relative: string) => YamlSource | undefined;
 
 /** Loads catalog/blast-radius/*.yaml; every scenario row must link somewhere that exists. */
 export function loadBlastRadius(dir: string, read: ReadSource, targets: BlastRadiusTargets, issues: ContentIssue[]): BlastRadiusPage[] {
-  let names: string[] = [];
-  try {
-    names = readdirSync(path.join(dir, "blast-radius")).filter((n) => /\.ya?ml$/.test(n)).sort();
-  } catch {
-    return [];
-  }
+  const names = listYamlFiles(dir, "blast-radius");
   const pages: BlastRadiusPage[] = [];
   for (const name of names) {
     const source = read(path.join("blast-radius", name));

@@ -1,10 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SEED_ROWS } from "@/test/seed-rows";
-import { CatalogError, CATALOG_DIR, loadCatalog } from "./load";
-import { formatIssue } from "./yaml-source";
+import { brokenCatalog, catalogErrors, lineOf } from "@/test/catalog-copy";
+import { loadCatalog } from "./load";
 
 describe("the shipped catalog", () => {
   const catalog = loadCatalog();
@@ -57,31 +56,16 @@ describe("the shipped catalog", () => {
 });
 
 describe("a broken catalog", () => {
-  let dir: string | undefined;
-  afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
+  let cleanup = () => {};
+  afterEach(() => cleanup());
 
-  /** A copy of the real catalog with one file's text changed. */
+  /** A copy of the real catalog with one file's text changed; returns its folder. */
   function brokenCopy(file: string, edit: (text: string) => string): string {
-    dir = mkdtempSync(path.join(tmpdir(), "faultline-catalog-"));
-    cpSync(CATALOG_DIR, dir, { recursive: true });
-    const target = path.join(dir, file);
-    writeFileSync(target, edit(readFileSync(target, "utf8")));
-    return dir;
+    const copy = brokenCatalog(file, edit);
+    cleanup = copy.cleanup;
+    return copy.root;
   }
-
-  function errorsFor(root: string): string[] {
-    try {
-      loadCatalog(root);
-    } catch (error) {
-      expect(error).toBeInstanceOf(CatalogError);
-      return (error as CatalogError).issues.map(formatIssue);
-    }
-    throw new Error("the broken catalog was accepted");
-  }
-
-  function lineOf(root: string, file: string, needle: string): number {
-    return readFileSync(path.join(root, file), "utf8").split("\n").findIndex((l) => l.includes(needle)) + 1;
-  }
+  const errorsFor = catalogErrors;
 
   const FILE = "failure-modes/openbao-transit.yaml";
 
@@ -110,7 +94,7 @@ describe("a broken catalog", () => {
 
   it("rejects a duplicate id and says where the first one is", () => {
     const root = brokenCopy(FILE, (t) => t.replace("- id: openbao-sealed", "- id: openbao-unavailable"));
-    const line = lineOf(root, FILE, "- id: openbao-unavailable\n") || lineOf(root, FILE, "id: openbao-unavailable");
+    const line = lineOf(root, FILE, "- id: openbao-unavailable");
     const errors = errorsFor(root);
     expect(errors).toContainEqual(expect.stringContaining(`duplicate id "openbao-unavailable" (first at catalog/${FILE}:${line})`));
   });

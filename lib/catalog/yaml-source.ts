@@ -1,3 +1,5 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from "yaml";
 import type { z } from "zod";
 
@@ -74,4 +76,13 @@ export function validateAt<T>(
 
 export function formatIssue(issue: ContentIssue): string {
   return `${issue.file}:${issue.line}: ${issue.message}`;
+}
+
+/** The YAML files of one content folder, sorted; none when the folder does not exist. */
+export function listYamlFiles(dir: string, folder: string): string[] {
+  try {
+    return readdirSync(path.join(dir, folder)).filter((name) => /\.ya?ml$/.test(name)).sort();
+  } catch {
+    return [];
+  }
 }

@@ -1,7 +1,6 @@
-import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { ContentIssue, YamlSource } from "@/lib/catalog/yaml-source";
-import { validateYaml } from "@/lib/catalog/yaml-source";
+import { listYamlFiles, validateYaml } from "@/lib/catalog/yaml-source";
 import { parseFlowchart, plainLabel } from "./flowchart";
 import { RunbookInput, type NodeKind, type Runbook } from "./schema";
 import { checkTree, findRoot, outgoing } from "./tree";
@@ -16,12 +15,7 @@ type ReadSource = (relative: string) => YamlSource | undefined;
 
 /** Loads catalog/runbooks/*.yaml; pushes every problem as file:line into `issues`. */
 export function loadRunbooks(dir: string, read: ReadSource, targets: LinkTargets, issues: ContentIssue[]): Runbook[] {
-  let names: string[] = [];
-  try {
-    names = readdirSync(path.join(dir, "runbooks")).filter((n) => /\.ya?ml$/.test(n)).sort();
-  } catch {
-    return [];
-  }
+  const names = listYamlFiles(dir, "runbooks");
   const loaded: { runbook: Runbook; input: RunbookInput; source: YamlSource }[] = [];
   for (const name of names) {
     const source = read(path.join("runbooks", name));
