@@ -6,7 +6,7 @@ import path from "node:path";
 import { chromium } from "@playwright/test";
 import { dependencyFlowchart, DEPENDENCY_DIAGRAM_ID } from "../lib/blast-radius/diagram";
 import { loadCatalog } from "../lib/catalog/load";
-import { flowchartHash, RENDER_DIR, RENDER_ID, stampFor } from "../lib/runbooks/rendered";
+import { RENDER_DIR, RENDER_ID, stampFor } from "../lib/runbooks/rendered";
 
 const only = process.argv.slice(2);
 const mermaidVersion = JSON.parse(readFileSync("node_modules/mermaid/package.json", "utf8")).version as string;
@@ -32,7 +32,9 @@ async function main(): Promise<void> {
         securityLevel: "strict",
         theme: "dark",
         fontFamily: "system-ui, DejaVu Sans, sans-serif",
-        flowchart: { htmlLabels: true, curve: "basis", useMaxWidth: true },
+        // Plain SVG text labels: cheaper for the browser to restyle on every guided step than HTML ones.
+          htmlLabels: false,
+          flowchart: { htmlLabels: false, curve: "basis", useMaxWidth: true },
       });
     });
     mkdirSync(RENDER_DIR, { recursive: true });
@@ -40,7 +42,7 @@ async function main(): Promise<void> {
     for (const diagram of diagrams) {
       if (only.length && !only.includes(diagram.id)) continue;
       const file = path.join(RENDER_DIR, `${diagram.id}.svg`);
-      if (!only.length && existsSync(file) && readFileSync(file, "utf8").includes(`source=${flowchartHash(diagram.flowchart)} mermaid=${mermaidVersion}`)) continue;
+      if (!only.length && existsSync(file) && readFileSync(file, "utf8").startsWith(stampFor(diagram.flowchart, mermaidVersion))) continue;
       const svg = await page.evaluate(
         async ({ id, text }) => {
           const m = (window as unknown as { mermaid: { render: (id: string, text: string) => Promise<{ svg: string }> } }).mermaid;

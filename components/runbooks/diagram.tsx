@@ -77,24 +77,35 @@ export function Diagram({ svg, flowchart, path, current, inspected, labels, onNo
     return () => cleanups.forEach((fn) => fn());
   }, [markup, labels]);
 
-  // Highlight the path taken, the current step and the inspected one.
+  // Highlight the path taken, the current step and the inspected one. This restyles the SVG and
+  // may scroll it, so it waits until the new step has been painted: the step panel comes first.
   useEffect(() => {
     const root = box.current;
     if (!root || !markup) return;
-    const onPath = new Set(path);
-    for (const element of root.querySelectorAll<SVGGElement>("g.node[data-node]")) {
-      const id = element.dataset.node!;
-      element.classList.toggle("fl-path", onPath.has(id));
-      element.classList.toggle("fl-current", id === current);
-      element.classList.toggle("fl-inspected", id === inspected);
-    }
-    for (const edge of root.querySelectorAll(".fl-path-edge")) edge.classList.remove("fl-path-edge");
-    for (let i = 1; i < path.length; i++) {
-      for (const edge of root.querySelectorAll(`path[data-id^="L_${CSS.escape(path[i - 1])}_${CSS.escape(path[i])}_"]`)) {
-        edge.classList.add("fl-path-edge");
-      }
-    }
-    root.querySelector<SVGGElement>(`g.node[data-node="${CSS.escape(current)}"]`)?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+    let cancelled = false;
+    const frame = requestAnimationFrame(() =>
+      setTimeout(() => {
+        if (cancelled) return;
+        const onPath = new Set(path);
+        for (const element of root.querySelectorAll<SVGGElement>("g.node[data-node]")) {
+          const id = element.dataset.node!;
+          element.classList.toggle("fl-path", onPath.has(id));
+          element.classList.toggle("fl-current", id === current);
+          element.classList.toggle("fl-inspected", id === inspected);
+        }
+        for (const edge of root.querySelectorAll(".fl-path-edge")) edge.classList.remove("fl-path-edge");
+        for (let i = 1; i < path.length; i++) {
+          for (const edge of root.querySelectorAll(`path[data-id^="L_${CSS.escape(path[i - 1])}_${CSS.escape(path[i])}_"]`)) {
+            edge.classList.add("fl-path-edge");
+          }
+        }
+        scrollIntoBox(root, root.querySelector<SVGGElement>(`g.node[data-node="${CSS.escape(current)}"]`));
+      }, 0),
+    );
+    return () => {
+      cancelled = true;
+      cancelAnimationFrame(frame);
+    };
   }, [markup, path, current, inspected]);
 
   if (!markup) {
@@ -115,4 +126,15 @@ export function Diagram({ svg, flowchart, path, current, inspected, labels, onNo
       dangerouslySetInnerHTML={{ __html: markup }}
     />
   );
+}
+
+/** Scrolls the diagram box (not the page) so that the node is visible. */
+function scrollIntoBox(box: HTMLElement, node: Element | null): void {
+  if (!node) return;
+  const outer = box.getBoundingClientRect();
+  const inner = node.getBoundingClientRect();
+  if (inner.top < outer.top) box.scrollTop -= outer.top - inner.top + 24;
+  else if (inner.bottom > outer.bottom) box.scrollTop += inner.bottom - outer.bottom + 24;
+  if (inner.left < outer.left) box.scrollLeft -= outer.left - inner.left + 24;
+  else if (inner.right > outer.right) box.scrollLeft += inner.right - outer.right + 24;
 }

@@ -7,13 +7,15 @@ import path from "node:path";
 
 export const RENDER_DIR = path.join(process.cwd(), "catalog", "runbooks", "rendered");
 export const RENDER_ID = "runbook";
+/** Bump when the Mermaid settings of scripts/render-runbooks.ts change, so every diagram is redrawn. */
+export const RENDER_STYLE = 2;
 
 export function flowchartHash(flowchart: string): string {
   return createHash("sha256").update(flowchart).digest("hex").slice(0, 16);
 }
 
 export function stampFor(flowchart: string, mermaidVersion: string): string {
-  return `<!-- faultline-runbook source=${flowchartHash(flowchart)} mermaid=${mermaidVersion} -->`;
+  return `<!-- faultline-runbook source=${flowchartHash(flowchart)} mermaid=${mermaidVersion} style=${RENDER_STYLE} -->`;
 }
 
 export interface RenderedDiagram {

@@ -1,0 +1,88 @@
+import { deepEqual, type JsonObject } from "./fields";
+import { createModel, type ClusterModel, type ModelOptions } from "./model";
+import { clusterOperator, nodeObject, operatorCr, reporterApplies, stackObjects } from "./render-objects";
+import { findResource, type ResourceType } from "./resources";
+import { ObjectStore, StoreError } from "./store";
+
+// One simulated cluster: its model, its object store, and the controllers that keep the objects in
+// line with the model (the per-node KMS health reporters above all).
+
+export interface SimClusterOptions extends ModelOptions {
+  /** The simulator's clock; tests pin it. */
+  now?: () => Date;
+}
+
+const type = (group: string, plural: string): ResourceType => findResource(group, group === "" ? "v1" : "v1", plural)!;
+
+export class SimCluster {
+  readonly model: ClusterModel;
+  readonly store: ObjectStore;
+  readonly now: () => Date;
+  tick = 0;
+  private timer?: NodeJS.Timeout;
+  private readonly firstSeen = new Map<string, string>();
+  /** The last reporter write that the API server refused, for the game-day page to show. */
+  lastReporterError?: string;
+
+  constructor(options: SimClusterOptions = {}) {
+    this.now = options.now ?? (() => new Date());
+    this.model = createModel(options);
+    this.store = new ObjectStore(this.now);
+    const since = this.now().toISOString().replace(/\.\d{3}Z$/, "Z");
+    this.store.put(type("operator.openshift.io", "kubeapiservers"), operatorCr("KubeAPIServer", since, this.model.nodes.length));
+    this.store.put(type("operator.openshift.io", "openshiftapiservers"), operatorCr("OpenShiftAPIServer", since, this.model.nodes.length));
+    this.store.put(type("operator.openshift.io", "authentications"), operatorCr("Authentication", since, this.model.nodes.length));
+    this.store.put(type("config.openshift.io", "clusteroperators"), clusterOperator(since));
+    this.store.put(type("", "namespaces"), { apiVersion: "v1", kind: "Namespace", metadata: { name: "cloudtaser-system" }, spec: {}, status: { phase: "Active" } });
+    this.sync();
+    this.report();
+  }
+
+  start(): void {
+    this.stop();
+    this.timer = setInterval(() => this.report(), this.model.intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** One probe round of every running reporter, written with server-side apply as each node's manager. */
+  report(): void {
+    this.tick++;
+    const applies = reporterApplies(this.model, this.now(), this.tick, this.firstSeen);
+    if (applies.length === 0) return;
+    try {
+      this.store.applyMany(type("operator.openshift.io", "kubeapiservers"), undefined, "cluster", applies.map((a) => ({ body: a.body, opts: { manager: a.manager, force: true, subresource: "status" as const } })));
+      this.lastReporterError = undefined;
+    } catch (error) {
+      // A refused write is dropped, not queued, as the real reporter does: the report goes stale.
+      if (!(error instanceof StoreError)) throw error;
+      this.lastReporterError = error.message;
+    }
+  }
+
+  /** Brings nodes and the protection stack's objects in line with the model. */
+  sync(): void {
+    const since = this.now().toISOString().replace(/\.\d{3}Z$/, "Z");
+    const nodes = type("", "nodes");
+    const present = new Set(this.model.nodes.filter((n) => n.present).map((n) => n.name));
+    for (const name of present) if (!this.store.get(nodes, undefined, name)) this.store.put(nodes, nodeObject(name, since));
+    for (const existing of this.store.list(nodes).items) {
+      const name = (existing.metadata as JsonObject).name as string;
+      if (!present.has(name)) this.store.delete(nodes, undefined, name);
+    }
+    const wanted = stackObjects(this.model);
+    for (const { group, plural, object } of wanted) {
+      const t = type(group, plural);
+      const meta = object.metadata as JsonObject;
+      const current = this.store.get(t, meta.namespace as string | undefined, meta.name as string);
+      const same = current && deepEqual(current.spec, object.spec) && deepEqual(current.status, object.status) && deepEqual(current.webhooks, object.webhooks);
+      if (!same) this.store.put(t, object);
+    }
+    const webhooks = type("admissionregistration.k8s.io", "mutatingwebhookconfigurations");
+    if (!this.model.stack.webhookPresent) this.store.delete(webhooks, undefined, "cloudtaser-operator-webhook");
+  }
+}

@@ -1,0 +1,28 @@
+import { chmod, mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { SimCluster, type SimClusterOptions } from "./cluster";
+import { kubeconfigFor } from "./kubeconfig";
+import { SimServer, type SimEndpoints } from "./server";
+
+// Starting simulated clusters and leaving what a client needs to reach them under a folder:
+// <name>.kubeconfig (an ordinary kubeconfig) and <name>.json (endpoints and tokens, mode 0600).
+
+export interface RunningSim {
+  name: string;
+  server: SimServer;
+  endpoints: SimEndpoints;
+  kubeconfigPath: string;
+}
+
+export async function startSimulatedCluster(options: SimClusterOptions & { port?: number; bookmarkIntervalMs?: number; dir: string }): Promise<RunningSim> {
+  const name = options.name ?? "demo";
+  const server = new SimServer({ cluster: new SimCluster({ ...options, name }), port: options.port, bookmarkIntervalMs: options.bookmarkIntervalMs });
+  const endpoints = await server.start();
+  await mkdir(options.dir, { recursive: true, mode: 0o700 });
+  const kubeconfigPath = path.join(options.dir, `${name}.kubeconfig`);
+  await writeFile(kubeconfigPath, kubeconfigFor(name, endpoints), { mode: 0o600 });
+  const info = path.join(options.dir, `${name}.json`);
+  await writeFile(info, JSON.stringify({ name, ...endpoints, kubeconfig: kubeconfigPath, pid: process.pid }, null, 2), { mode: 0o600 });
+  await chmod(info, 0o600);
+  return { name, server, endpoints, kubeconfigPath };
+}

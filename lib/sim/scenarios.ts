@@ -1,0 +1,237 @@
+import type { SimCluster } from "./cluster";
+import { createModel, KEK_IDS, type ClusterModel, type NodeState, type PluginHealth } from "./model";
+
+// Failure scenarios, keyed by the catalog id of the failure mode they reproduce (a few reporting
+// conditions that have no catalog entry have their own ids). Each is a pure change to the model;
+// clearing one rebuilds the model from its baseline and re-applies the others.
+
+export interface ScenarioContext {
+  node: NodeState;
+  variant?: string;
+}
+
+export interface Scenario {
+  id: string;
+  title: string;
+  /** Catalog entry this reproduces; undefined for reporting conditions without one. */
+  catalog?: string;
+  /** Whether it strikes one node (the --node option), else the whole cluster. */
+  perNode: boolean;
+  variants?: string[];
+  apply: (model: ClusterModel, ctx: ScenarioContext) => void;
+}
+
+export class ScenarioError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+const sock = (keyID: string) => `/var/run/kmsplugin/kms-${keyID}.sock`;
+
+/** The first plugin on the node starts answering its health probe with this result. */
+function plugin(id: string, title: string, health: PluginHealth, detail: (keyID: string) => string): Scenario {
+  return {
+    id,
+    title,
+    catalog: id,
+    perNode: true,
+    apply: (_m, { node }) => Object.assign(node.plugins[0], { health, detail: detail(node.plugins[0].keyID) }),
+  };
+}
+
+/** Every plugin fails the same way (a cluster-wide cause such as authentication). */
+function allPlugins(id: string, title: string, health: PluginHealth, detail: string, extra?: (m: ClusterModel) => void): Scenario {
+  return {
+    id,
+    title,
+    catalog: id,
+    perNode: false,
+    apply: (m) => {
+      for (const node of m.nodes) for (const p of node.plugins) Object.assign(p, { health, detail });
+      extra?.(m);
+    },
+  };
+}
+
+function cluster(id: string, title: string, apply: (m: ClusterModel, ctx: ScenarioContext) => void, variants?: string[]): Scenario {
+  return { id, title, catalog: id, perNode: false, apply, variants };
+}
+
+export const SCENARIOS: Scenario[] = [
+  // KMS bootstrap and runtime
+  plugin("kms-plugin-unavailable", "KMS plugin down on one node", "error", (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: connection refused`),
+  plugin("kms-socket-unavailable", "Plugin socket missing on one node", "error", (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: no such file or directory`),
+  plugin("kms-stale-socket", "Stale socket left by a crashed plugin", "error", (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: connection refused (socket file present, no listener)`),
+  plugin("kms-socket-permissions-wrong", "Socket permissions keep the API server out", "error", (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: permission denied`),
+  plugin("kms-selinux-apparmor-block", "SELinux or AppArmor denies the socket", "error", (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: permission denied (avc: denied { connectto })`),
+  plugin("kms-systemd-ordering-wrong", "Plugin starts after the API server", "error", (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: no such file or directory (plugin unit not started yet)`),
+  plugin("kms-config-permissions-unsafe", "Plugin refuses a world-readable config", "error", () => "plugin not running: config file /etc/kms/config.yaml has mode 0644; refusing to start (must not be world-readable)"),
+  plugin("kms-static-pod-image-unavailable", "Plugin image cannot be pulled", "error", (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: no such file or directory (container not started: ErrImagePull)`),
+  {
+    id: "kms-plugin-crash-loop",
+    title: "Plugin crash-looping on one node",
+    catalog: "kms-plugin-crash-loop",
+    perNode: true,
+    apply: (_m, { node }) => {
+      node.plugins[0].flapping = true;
+      node.socketRestarts = 12;
+    },
+  },
+  {
+    id: "kms-plugin-package-upgrade-restart",
+    title: "Package upgrade restarts the plugin",
+    catalog: "kms-plugin-package-upgrade-restart",
+    perNode: true,
+    apply: (_m, { node }) => {
+      node.plugins[0].flapping = true;
+      node.socketRestarts = 1;
+    },
+  },
+  {
+    id: "kms-static-pod-runtime-unavailable",
+    title: "Kubelet or runtime down: the node's reporter stops",
+    catalog: "kms-static-pod-runtime-unavailable",
+    perNode: true,
+    apply: (_m, { node }) => {
+      node.reporterRunning = false;
+    },
+  },
+  // OpenBao and Transit
+  cluster("openbao-unavailable", "OpenBao unreachable", (m) => void (m.openbao.state = "unreachable")),
+  cluster("openbao-sealed", "OpenBao sealed", (m) => void (m.openbao.state = "sealed")),
+  cluster("openbao-leader-failover", "OpenBao failing over (only a standby answers)", (m) => {
+    m.openbao.state = "standby";
+    for (const node of m.nodes) for (const p of node.plugins) Object.assign(p, { health: "unhealthy", detail: "openbao: no active node (standby answered 429); retrying" });
+  }),
+  cluster("openbao-audit-backend-pressure", "OpenBao audit device slow", (m) => void (m.decrypt.latencyFactor = 300)),
+  allPlugins("openbao-tls-certificate-expired", "OpenBao TLS certificate expired", "error", "tls: failed to verify certificate: x509: certificate has expired or is not yet valid", (m) => void (m.auth.certificateTtlSeconds = -3600)),
+  allPlugins("openbao-dns-lb-misrouting", "DNS or load balancer sends the plugin elsewhere", "error", "tls: failed to verify certificate: x509: certificate is valid for bao-other.internal, not openbao.internal"),
+  // Transit key material
+  cluster("transit-key-deleted", "Transit key deleted (or deletion allowed)", (m, { variant }) => {
+    m.transit.deletionAllowed = true;
+    if (variant !== "deletion-allowed") m.transit.exists = false;
+  }, ["deleted", "deletion-allowed"]),
+  cluster("transit-key-soft-deleted", "Transit key soft-deleted", (m) => void (m.transit.softDeleted = true)),
+  cluster("transit-key-recreated-same-name", "Transit key recreated under the same name", (m) => {
+    m.transit.latestVersion = 1;
+    m.decrypt.unknownKeyIdErrors = 240;
+    for (const node of m.nodes) for (const p of node.plugins) p.kekID = `${p.kekID}-new`;
+  }),
+  cluster("transit-min-decryption-version-raised-early", "min_decryption_version raised above versions in use", (m) => {
+    m.transit.minDecryptionVersion = m.transit.oldestVersionInUse + 1;
+    m.decrypt.unknownKeyIdErrors = 87;
+  }),
+  // Authentication and issuer state
+  allPlugins("jwt-expired-apiserver-down", "Plugin's JWT expired", "unhealthy", "openbao: permission denied: token expired (code 403)", (m) => {
+    m.auth.tokenTtlSeconds = 0;
+    m.auth.loginFailures = 17;
+  }),
+  allPlugins("jwt-file-missing", "Plugin's JWT file missing", "unhealthy", "auth: open /var/run/secrets/kms/token: no such file or directory", (m) => void (m.auth.loginFailures = 5)),
+  allPlugins("jwt-wrong-audience", "JWT audience does not match the role", "unhealthy", "openbao: permission denied: error validating token: invalid audience (aud) claim (code 403)", (m) => void (m.auth.loginFailures = 9)),
+  allPlugins("jwt-wrong-subject-or-claims", "JWT subject or claims do not match the role", "unhealthy", "openbao: permission denied: error validating claims: claim \"sub\" does not match any associated bound claim values (code 403)", (m) => void (m.auth.loginFailures = 9)),
+  allPlugins("jwt-issuer-changed", "JWT issuer changed", "unhealthy", "openbao: permission denied: error validating token: invalid issuer (iss) claim (code 403)", (m) => void (m.auth.loginFailures = 9)),
+  allPlugins("jwks-rotated", "Signing key rotated; OpenBao does not know it", "unhealthy", "openbao: permission denied: error validating token: failed to verify id token signature (code 403)", (m) => void (m.auth.loginFailures = 9)),
+  allPlugins("jwks-or-oidc-discovery-unreachable", "OpenBao cannot reach JWKS or OIDC discovery", "unhealthy", "openbao: permission denied: error validating token: fetching keys oidc: get keys failed: dial tcp: i/o timeout (code 403)", (m) => void (m.auth.loginFailures = 9)),
+  {
+    id: "clock-skew",
+    title: "Node clock ahead by ten minutes",
+    catalog: "clock-skew",
+    perNode: true,
+    apply: (_m, { node }) => {
+      node.clockSkewMs = 10 * 60_000;
+    },
+  },
+  allPlugins("auth-certificate-expired", "Plugin's client certificate expired", "error", "auth: cert login failed: x509: certificate has expired or is not yet valid", (m) => void (m.auth.certificateTtlSeconds = -60)),
+  allPlugins("certificate-identity-drift", "Client certificate identity does not match the role", "unhealthy", "auth: refusing to log in: certificate URI SAN spiffe://other.example/kms does not match the configured identity", (m) => void (m.auth.loginFailures = 4)),
+  allPlugins("pkcs11-module-or-token-unavailable", "PKCS#11 module or token unavailable", "error", "auth: pkcs11: C_GetSlotList: CKR_TOKEN_NOT_PRESENT (token label kms-client)", (m) => void (m.auth.loginFailures = 4)),
+  allPlugins("spiffe-workload-api-unavailable", "SPIFFE Workload API unavailable", "error", "auth: workload API: dial unix /run/spire/agent.sock: connect: no such file or directory", (m) => void (m.auth.certificateTtlSeconds = 120)),
+  // KMS contract, registry and decrypt
+  cluster("status-key-id-differs-from-encrypt", "Status key_id differs from the Encrypt response", (m) => void (m.keyIdFlips = 3)),
+  cluster("key-id-flip-flops", "key_id flip-flopping", (m) => void (m.keyIdFlips = 9)),
+  cluster("unknown-key-id-on-decrypt", "Decrypt asked for an unknown key_id", (m) => void (m.decrypt.unknownKeyIdErrors = 120)),
+  plugin("registry-state-missing", "Registry state file missing", "unhealthy", () => "registry: state file /var/lib/kms/state.json missing; auto-bootstrap not eligible after rotation; failing closed"),
+  plugin("registry-state-corrupt-or-rolled-back", "Registry state corrupt or rolled back", "unhealthy", () => "registry: state hash chain mismatch at generation 42 (checkpoint 44); failing closed"),
+  cluster("annotations-missing-or-malformed", "Ciphertext annotations missing or malformed", (m) => void (m.decrypt.aadErrors = 12)),
+  cluster("aad-mismatch", "Additional authenticated data mismatch", (m) => void (m.decrypt.aadErrors = 35)),
+  cluster("apiserver-decrypt-storm", "Decrypt storm at API-server start-up", (m) => {
+    m.decrypt.latencyFactor = 2000;
+    m.decrypt.deadlineExceeded = 40;
+  }),
+  // Encryption scope
+  cluster("identity-fallback-left-enabled", "identity provider still writes plaintext", (m) => void (m.identityFallback = true)),
+  // Secret-protection stack
+  cluster("webhook-misbehaving", "Webhook configuration deleted in an emergency", (m) => void (m.stack.webhookPresent = false)),
+  cluster("webhook-unreachable-ignore", "Webhook unreachable (expired CA) under Ignore", (m) => void (m.stack.webhookCaExpired = true)),
+  cluster("webhook-unreachable-fail", "Webhook unreachable under Fail", (m) => {
+    m.stack.failurePolicy = "Fail";
+    m.stack.operatorReplicas = 0;
+  }),
+  cluster("operator-down", "Operator scaled to zero", (m) => void (m.stack.operatorReplicas = 0)),
+  cluster("ebpf-image-compromised", "eBPF agents not ready (image rejected)", (m) => void (m.stack.ebpfReady = "none")),
+  cluster("bridge-down", "Bridge down", (m) => void (m.stack.bridgeAvailable = false)),
+  cluster("beacon-down", "Beacon down", (m) => void (m.stack.beaconUp = false)),
+  cluster("stack-openbao-down", "OpenBao down for the protection stack", (m) => void (m.openbao.state = "unreachable")),
+  // Health-reporting conditions with no catalog entry of their own
+  { id: "reporter-stale", title: "A node's health reporter stopped writing", perNode: true, apply: (_m, { node }) => void (node.reporterRunning = false) },
+  {
+    id: "node-replaced",
+    title: "Node replaced: its report is orphaned",
+    perNode: true,
+    apply: (m, { node }) => {
+      node.present = false;
+      node.reporterRunning = false;
+      m.nodes.push({ ...structuredClone(node), name: `${node.name}-replacement`, present: true, reporterRunning: true });
+    },
+  },
+  {
+    id: "kek-disagreement",
+    title: "Nodes disagree on the KEK during a rotation",
+    perNode: true,
+    apply: (_m, { node }) => void (node.plugins[0].kekID = KEK_IDS[2]),
+  },
+];
+
+interface Active {
+  id: string;
+  node?: string;
+  variant?: string;
+}
+
+const activeByCluster = new WeakMap<SimCluster, Active[]>();
+
+export function listScenarios(cluster: SimCluster) {
+  const active = activeByCluster.get(cluster) ?? [];
+  return SCENARIOS.map(({ id, title, catalog, perNode, variants }) => {
+    const on = active.find((a) => a.id === id);
+    return { id, title, catalog: catalog ?? null, perNode, variants: variants ?? [], active: Boolean(on), ...(on?.node ? { node: on.node } : {}), ...(on?.variant ? { variant: on.variant } : {}) };
+  });
+}
+
+/** Injects (on=true) or clears a scenario, then rewrites the cluster's objects at once. */
+export function setScenario(cluster: SimCluster, id: string, on: boolean, opts: { node?: string; variant?: string } = {}): void {
+  const scenario = SCENARIOS.find((s) => s.id === id);
+  if (!scenario) throw new ScenarioError(404, `no scenario "${id}"; GET /sim/v1/scenarios lists them`);
+  if (opts.variant && !(scenario.variants ?? []).includes(opts.variant)) {
+    throw new ScenarioError(400, `scenario "${id}" has no variant "${opts.variant}"${scenario.variants ? `; variants: ${scenario.variants.join(", ")}` : ""}`);
+  }
+  const baseline = cluster.model.nodes.filter((n) => !n.name.endsWith("-replacement"));
+  if (opts.node && !baseline.some((n) => n.name === opts.node)) throw new ScenarioError(400, `no node "${opts.node}"; nodes are ${baseline[0].name} to ${baseline[baseline.length - 1].name}`);
+  const active = (activeByCluster.get(cluster) ?? []).filter((a) => a.id !== id);
+  if (on) active.push({ id, node: scenario.perNode ? (opts.node ?? baseline[Math.min(1, baseline.length - 1)].name) : undefined, variant: opts.variant });
+  activeByCluster.set(cluster, active);
+  rebuild(cluster, active);
+}
+
+function rebuild(cluster: SimCluster, active: Active[]): void {
+  const m = cluster.model;
+  const fresh = createModel({ name: m.name, nodes: m.nodes.filter((n) => !n.name.endsWith("-replacement")).length, pluginsPerNode: m.nodes[0].plugins.length, design: m.design, intervalMs: m.intervalMs });
+  Object.assign(m, fresh, { active: new Set(active.map((a) => a.id)) });
+  for (const a of active) {
+    const scenario = SCENARIOS.find((s) => s.id === a.id)!;
+    const node = m.nodes.find((n) => n.name === a.node) ?? m.nodes[0];
+    scenario.apply(m, { node, variant: a.variant });
+  }
+  cluster.sync();
+  cluster.report();
+}

@@ -1,0 +1,272 @@
+import { randomUUID } from "node:crypto";
+import { deepEqual, deleteAt, describeField, fieldsV1, flattenApplied, getAt, isObject, setAt, type Json, type JsonObject } from "./fields";
+import { apiVersionOf, resourceKey, type ResourceType } from "./resources";
+
+// An in-memory object store with the Kubernetes semantics Faultline depends on: one
+// resourceVersion sequence, a bounded event history (a watch older than it gets 410 Expired),
+// and server-side apply with per-manager field ownership and 409 conflicts.
+
+export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED";
+
+export interface StoredEvent {
+  rv: number;
+  resource: string;
+  type: WatchEventType;
+  object: JsonObject;
+}
+
+interface Ownership {
+  operation: "Apply" | "Update";
+  apiVersion: string;
+  time: string;
+  subresource?: string;
+  paths: Set<string>;
+}
+
+interface Entry {
+  object: JsonObject;
+  owners: Map<string, Ownership>;
+}
+
+export class StoreError extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+    message: string,
+    readonly details?: JsonObject,
+  ) {
+    super(message);
+  }
+}
+
+export type Listener = (event: StoredEvent) => void;
+
+export interface ApplyOptions {
+  manager: string;
+  force: boolean;
+  subresource?: "status";
+}
+
+const objectKey = (namespace: string | undefined, name: string) => `${namespace ?? ""}/${name}`;
+
+export class ObjectStore {
+  private rv: number;
+  private readonly objects = new Map<string, Map<string, Entry>>();
+  private readonly history: StoredEvent[] = [];
+  /** Watches from a resourceVersion below this have missed events: 410 Expired. */
+  private compactedRv: number;
+  private readonly listeners = new Set<Listener>();
+
+  constructor(
+    private readonly now: () => Date,
+    private readonly historyLimit = 5000,
+    startRv = 1000,
+  ) {
+    this.rv = startRv;
+    this.compactedRv = startRv;
+  }
+
+  get resourceVersion(): string {
+    return String(this.rv);
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  list(type: ResourceType, namespace?: string): { items: JsonObject[]; resourceVersion: string } {
+    const bucket = this.objects.get(resourceKey(type));
+    const items = [...(bucket?.values() ?? [])]
+      .map((e) => e.object)
+      .filter((o) => !namespace || (o.metadata as JsonObject).namespace === namespace);
+    return { items, resourceVersion: this.resourceVersion };
+  }
+
+  get(type: ResourceType, namespace: string | undefined, name: string): JsonObject | undefined {
+    return this.objects.get(resourceKey(type))?.get(objectKey(namespace, name))?.object;
+  }
+
+  /** Events after `since` for a resource, or a 410 when the history no longer reaches back that far. */
+  eventsSince(type: ResourceType, since: number): StoredEvent[] {
+    if (since < this.compactedRv) {
+      throw new StoreError(410, "Expired", `too old resource version: ${since} (${this.compactedRv})`);
+    }
+    const key = resourceKey(type);
+    return this.history.filter((e) => e.rv > since && e.resource === key);
+  }
+
+  /** Creates or replaces an object as the simulator's own controllers do (no ownership checks). */
+  put(type: ResourceType, object: JsonObject, manager = "faultline-sim"): JsonObject {
+    const meta = object.metadata as JsonObject;
+    const existing = this.entry(type, meta.namespace as string | undefined, meta.name as string);
+    const next = structuredClone(object);
+    const owners = existing?.owners ?? new Map<string, Ownership>();
+    owners.set(manager, { operation: "Update", apiVersion: apiVersionOf(type), time: this.time(), paths: new Set(["f:spec", "f:status"]) });
+    return this.commit(type, next, existing, owners);
+  }
+
+  delete(type: ResourceType, namespace: string | undefined, name: string): boolean {
+    const bucket = this.objects.get(resourceKey(type));
+    const key = objectKey(namespace, name);
+    const existing = bucket?.get(key);
+    if (!existing) return false;
+    bucket!.delete(key);
+    const object = structuredClone(existing.object);
+    (object.metadata as JsonObject).resourceVersion = String(++this.rv);
+    this.record({ rv: this.rv, resource: resourceKey(type), type: "DELETED", object });
+    return true;
+  }
+
+  /** JSON merge patch (RFC 7386), as `kubectl patch --type merge` sends it. */
+  mergePatch(type: ResourceType, namespace: string | undefined, name: string, patch: JsonObject, manager = "unknown"): JsonObject {
+    const existing = this.entry(type, namespace, name);
+    if (!existing) throw notFound(type, name);
+    const next = mergeJson(structuredClone(existing.object), patch) as JsonObject;
+    const owners = new Map(existing.owners);
+    const touched = flattenApplied(patch, type.listMapKeys ?? {}, Object.keys(patch).filter((k) => k !== "metadata"));
+    const own = owners.get(manager) ?? { operation: "Update" as const, apiVersion: apiVersionOf(type), time: this.time(), paths: new Set<string>() };
+    touched.forEach((_, path) => own.paths.add(path));
+    owners.set(manager, { ...own, time: this.time() });
+    return this.commit(type, next, existing, owners);
+  }
+
+  /** Server-side apply: the manager's fields become exactly those applied; conflicts need force. */
+  apply(type: ResourceType, namespace: string | undefined, name: string, body: JsonObject, opts: ApplyOptions): JsonObject {
+    return this.applyMany(type, namespace, name, [{ body, opts }]);
+  }
+
+  /** Several managers' applies to one object, committed as one write (one resourceVersion, one event). */
+  applyMany(type: ResourceType, namespace: string | undefined, name: string, items: { body: JsonObject; opts: ApplyOptions }[]): JsonObject {
+    const existing = this.entry(type, namespace, name);
+    const current: JsonObject = existing ? structuredClone(existing.object) : { apiVersion: apiVersionOf(type), kind: type.kind, metadata: { name, ...(namespace ? { namespace } : {}) } };
+    const owners = new Map([...(existing?.owners ?? [])].map(([m, o]) => [m, { ...o, paths: new Set(o.paths) }]));
+    // path -> managers owning it, so each apply costs its own fields, not the number of managers.
+    const index = new Map<string, Set<string>>();
+    for (const [manager, own] of owners) for (const path of own.paths) (index.get(path) ?? index.set(path, new Set()).get(path)!).add(manager);
+    for (const { body, opts } of items) this.applyInto(type, current, owners, index, body, opts);
+    validate(type, current);
+    return this.commit(type, current, existing, owners);
+  }
+
+  private applyInto(type: ResourceType, current: JsonObject, owners: Map<string, Ownership>, index: Map<string, Set<string>>, body: JsonObject, opts: ApplyOptions): void {
+    const roots = opts.subresource === "status" ? ["status"] : Object.keys(body).filter((k) => !["apiVersion", "kind", "metadata", "status"].includes(k)).concat(["metadata.labels", "metadata.annotations"]);
+    const applied = flattenApplied(body, type.listMapKeys ?? {}, roots);
+    const others = (path: string) => [...(index.get(path) ?? [])].filter((m) => m !== opts.manager);
+    const conflicts: { manager: string; path: string }[] = [];
+    for (const [path, value] of applied) {
+      if (path.endsWith("/.")) continue;
+      const holders = others(path);
+      if (holders.length > 0 && !deepEqual(getAt(current, path), value)) holders.forEach((manager) => conflicts.push({ manager, path }));
+    }
+    if (conflicts.length > 0 && !opts.force) throw conflictError(type, conflicts);
+    for (const { manager, path } of conflicts) {
+      owners.get(manager)!.paths.delete(path);
+      index.get(path)?.delete(manager);
+    }
+
+    const previous = owners.get(opts.manager)?.paths ?? new Set<string>();
+    // Fields this manager applied before and no longer applies are removed, unless someone else owns them.
+    for (const path of [...previous].sort((a, b) => b.length - a.length)) {
+      index.get(path)?.delete(opts.manager);
+      if (!applied.has(path) && others(path).length === 0) deleteAt(current, path);
+    }
+    for (const [path, value] of applied) {
+      setAt(current, path, structuredClone(value));
+      (index.get(path) ?? index.set(path, new Set()).get(path)!).add(opts.manager);
+    }
+    owners.set(opts.manager, { operation: "Apply", apiVersion: apiVersionOf(type), time: this.time(), subresource: opts.subresource, paths: new Set(applied.keys()) });
+  }
+
+  private entry(type: ResourceType, namespace: string | undefined, name: string): Entry | undefined {
+    return this.objects.get(resourceKey(type))?.get(objectKey(namespace, name));
+  }
+
+  private time(): string {
+    return this.now().toISOString().replace(/\.\d{3}Z$/, "Z");
+  }
+
+  private commit(type: ResourceType, next: JsonObject, existing: Entry | undefined, owners: Map<string, Ownership>): JsonObject {
+    const meta = (next.metadata ??= {}) as JsonObject;
+    const previousMeta = (existing?.object.metadata ?? {}) as JsonObject;
+    next.apiVersion = apiVersionOf(type);
+    next.kind = type.kind;
+    meta.uid = (previousMeta.uid as string) ?? (meta.uid as string) ?? randomUUID();
+    meta.creationTimestamp = (previousMeta.creationTimestamp as string) ?? (meta.creationTimestamp as string) ?? this.time();
+    const specChanged = !existing || !deepEqual(existing.object.spec, next.spec);
+    meta.generation = ((previousMeta.generation as number) ?? 0) + (specChanged ? 1 : 0);
+    meta.resourceVersion = String(++this.rv);
+    meta.managedFields = [...owners]
+      .filter(([, own]) => own.paths.size > 0)
+      .map(([manager, own]) => ({
+        manager,
+        operation: own.operation,
+        apiVersion: own.apiVersion,
+        time: own.time,
+        fieldsType: "FieldsV1",
+        ...(own.subresource ? { subresource: own.subresource } : {}),
+        fieldsV1: fieldsV1(own.paths),
+      }));
+    const key = resourceKey(type);
+    if (!this.objects.has(key)) this.objects.set(key, new Map());
+    this.objects.get(key)!.set(objectKey(meta.namespace as string | undefined, meta.name as string), { object: next, owners });
+    this.record({ rv: this.rv, resource: key, type: existing ? "MODIFIED" : "ADDED", object: next });
+    return next;
+  }
+
+  private record(event: StoredEvent): void {
+    this.history.push(event);
+    while (this.history.length > this.historyLimit) this.compactedRv = this.history.shift()!.rv;
+    for (const listener of this.listeners) listener(event);
+  }
+
+  /** Forgets all history, as an API server restart loses its watch cache. */
+  compactAll(): void {
+    this.history.length = 0;
+    this.compactedRv = this.rv;
+  }
+}
+
+function mergeJson(target: Json, patch: Json): Json {
+  if (!isObject(patch)) return patch;
+  const out: JsonObject = isObject(target) ? target : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = mergeJson(out[k] ?? null, v);
+  }
+  return out;
+}
+
+export function notFound(type: ResourceType, name: string): StoreError {
+  return new StoreError(404, "NotFound", `${type.plural}${type.group ? `.${type.group}` : ""} "${name}" not found`, {
+    name,
+    group: type.group,
+    kind: type.plural,
+  });
+}
+
+function conflictError(type: ResourceType, conflicts: { manager: string; path: string }[]): StoreError {
+  const causes = conflicts.map(({ manager, path }) => ({
+    reason: "FieldManagerConflict",
+    message: `conflict with "${manager}" using ${apiVersionOf(type)}`,
+    field: describeField(path),
+  }));
+  const listing = causes.map((c) => `${c.message}: ${c.field}`).join("\n");
+  return new StoreError(409, "Conflict", `Apply failed with ${conflicts.length} conflict${conflicts.length === 1 ? "" : "s"}: ${listing}`, { causes });
+}
+
+/** The one schema rule of the real CRD that Faultline must see the consequence of. */
+function validate(type: ResourceType, object: JsonObject): void {
+  const reports = (((object.status as JsonObject | undefined)?.encryptionStatus as JsonObject | undefined)?.healthReports ?? []) as JsonObject[];
+  const missing = reports.findIndex((r) => typeof r.remoteKeyID !== "string" || r.remoteKeyID === "");
+  if (missing >= 0) {
+    const meta = object.metadata as JsonObject;
+    const field = `status.encryptionStatus.healthReports[${missing}].remoteKeyID`;
+    throw new StoreError(422, "Invalid", `${type.kind}.${type.group} "${meta.name}" is invalid: ${field}: Required value`, {
+      name: meta.name as string,
+      group: type.group,
+      kind: type.kind,
+      causes: [{ reason: "FieldValueRequired", message: "Required value", field }],
+    });
+  }
+}

@@ -1,0 +1,110 @@
+// npm run demo: the simulated cluster, for trying Faultline and for game days.
+//   npm run demo -- [--nodes 3] [--plugins 1] [--design condition|typed] [--interval 30s] [--clusters 1]
+//                   [--port 0] [--scenario id[,id]] [--node master-1]      start simulated cluster(s)
+//   npm run demo -- list [--cluster demo]                                  scenarios and which are on
+//   npm run demo -- inject <id> [--node master-1] [--variant v] [--cluster demo]
+//   npm run demo -- clear <id> [--cluster demo]
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { setScenario } from "../lib/sim/scenarios";
+import { startSimulatedCluster, type RunningSim } from "../lib/sim/runtime";
+
+const DIR = path.join(process.cwd(), ".data", "demo");
+
+function fail(message: string): never {
+  console.error(`demo: ${message}`);
+  process.exit(2);
+}
+
+function duration(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim());
+  if (!m) fail(`--interval must look like 30s, 1s or 500ms, not "${text}"`);
+  return Number(m[1]) * ({ ms: 1, s: 1000, m: 60_000 }[m[2] ?? "s"] ?? 1000);
+}
+
+function int(text: string, name: string, min: number, max: number): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min || n > max) fail(`--${name} must be a whole number from ${min} to ${max}, not "${text}"`);
+  return n;
+}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    nodes: { type: "string", default: "3" },
+    plugins: { type: "string", default: "1" },
+    design: { type: "string", default: "condition" },
+    interval: { type: "string", default: "30s" },
+    clusters: { type: "string", default: "1" },
+    port: { type: "string", default: "0" },
+    scenario: { type: "string" },
+    node: { type: "string" },
+    variant: { type: "string" },
+    cluster: { type: "string", default: "demo" },
+  },
+});
+
+async function control(verb: "inject" | "clear" | "list", id?: string): Promise<void> {
+  let info: { url: string; adminToken: string };
+  try {
+    info = JSON.parse(readFileSync(path.join(DIR, `${values.cluster}.json`), "utf8"));
+  } catch {
+    fail(`no running simulated cluster "${values.cluster}" (start one with: npm run demo)`);
+  }
+  const query = new URLSearchParams();
+  if (values.node) query.set("node", values.node);
+  if (values.variant) query.set("variant", values.variant);
+  const url = verb === "list" ? `${info.url}/sim/v1/scenarios` : `${info.url}/sim/v1/scenarios/${id}?${query}`;
+  const response = await fetch(url, { method: verb === "list" ? "GET" : verb === "inject" ? "POST" : "DELETE", headers: { Authorization: `Bearer ${info.adminToken}` } }).catch(() =>
+    fail(`cannot reach the simulated cluster at ${info.url}; is npm run demo still running?`),
+  );
+  const body = (await response.json()) as { error?: string; scenarios?: { id: string; title: string; active: boolean; node?: string; catalog: string | null }[] };
+  if (!response.ok) fail(body.error ?? `HTTP ${response.status}`);
+  for (const s of body.scenarios ?? []) {
+    if (verb === "list" || s.active) console.log(`${s.active ? "ON " : "   "} ${s.id.padEnd(46)} ${s.title}${s.node ? ` (${s.node})` : ""}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const verb = positionals[0];
+  if (verb === "list") return control("list");
+  if (verb === "inject" || verb === "clear") {
+    if (!positionals[1]) fail(`${verb} needs a scenario id (npm run demo -- list shows them)`);
+    return control(verb, positionals[1]);
+  }
+  if (verb) fail(`unknown command "${verb}"; use list, inject <id> or clear <id>, or no command to start`);
+  const design = values.design;
+  if (design !== "condition" && design !== "typed") fail(`--design must be condition or typed, not "${design}"`);
+  const count = int(values.clusters!, "clusters", 1, 20);
+  const nodes = int(values.nodes!, "nodes", 1, 5000);
+  const started: RunningSim[] = [];
+  for (let i = 0; i < count; i++) {
+    const name = count === 1 ? values.cluster! : `${values.cluster}-${i + 1}`;
+    const sim = await startSimulatedCluster({
+      name,
+      nodes,
+      pluginsPerNode: int(values.plugins!, "plugins", 1, 3),
+      design,
+      intervalMs: duration(values.interval!),
+      port: i === 0 ? int(values.port!, "port", 0, 65535) : 0,
+      dir: DIR,
+    });
+    for (const id of (values.scenario ?? "").split(",").filter(Boolean)) {
+      try {
+        setScenario(sim.server.cluster, id, true, { node: values.node, variant: values.variant });
+      } catch (error) {
+        await sim.server.stop();
+        fail((error as Error).message);
+      }
+    }
+    started.push(sim);
+    console.log(`simulated cluster "${name}": ${sim.endpoints.url} (${nodes} nodes, ${design} design); kubeconfig ${path.relative(process.cwd(), sim.kubeconfigPath)}`);
+  }
+  console.log("Stop with Ctrl-C. Inject and clear scenarios with: npm run demo -- inject <id> / clear <id>");
+  const stop = () => void Promise.all(started.map((s) => s.server.stop())).finally(() => process.exit(0));
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+void main();
