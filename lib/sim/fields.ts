@@ -106,7 +106,7 @@ export function setAt(root: JsonObject, path: string, value: Json): void {
       if (!item) {
         item = { ...step.key };
         list.push(item);
-        entryIndex.get(list)?.clear();
+        for (const [signature, index] of entryIndex.get(list) ?? []) index.set(keyString(item, signature.split(",")), item);
       }
       at = item;
       return;

@@ -166,10 +166,14 @@ export class ObjectStore {
     }
 
     const previous = owners.get(opts.manager)?.paths ?? new Set<string>();
-    // Fields this manager applied before and no longer applies are removed, unless someone else owns them.
-    for (const path of [...previous].sort((a, b) => b.length - a.length)) {
-      index.get(path)?.delete(opts.manager);
-      if (!applied.has(path) && others(path).length === 0) deleteAt(current, path);
+    // Fields this manager applied before and no longer applies are removed, unless someone else owns
+    // them; a list entry that goes is removed whole (its key fields included).
+    for (const path of previous) index.get(path)?.delete(opts.manager);
+    const dropped = [...previous].filter((path) => !applied.has(path) && others(path).length === 0);
+    const droppedEntries = dropped.filter((path) => path.endsWith("/.")).map((path) => path.slice(0, -1));
+    for (const path of dropped) {
+      if (!path.endsWith("/.") && droppedEntries.some((entry) => path.startsWith(entry))) continue;
+      deleteAt(current, path);
     }
     for (const [path, value] of applied) {
       setAt(current, path, structuredClone(value));

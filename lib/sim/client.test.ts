@@ -1,0 +1,85 @@
+import * as k8s from "@kubernetes/client-node";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SimCluster } from "./cluster";
+import { kubeconfigFor } from "./kubeconfig";
+import { setScenario } from "./scenarios";
+import { SimServer } from "./server";
+
+// The unmodified client, through an ordinary kubeconfig, against the simulator on loopback.
+
+let server: SimServer;
+let kc: k8s.KubeConfig;
+const PATH = "/apis/operator.openshift.io/v1/kubeapiservers";
+
+beforeEach(async () => {
+  server = new SimServer({ cluster: new SimCluster({ nodes: 3, intervalMs: 60_000 }), bookmarkIntervalMs: 150 });
+  const endpoints = await server.start();
+  kc = new k8s.KubeConfig();
+  kc.loadFromString(kubeconfigFor("demo", endpoints));
+});
+afterEach(() => server.stop());
+
+const until = async (check: () => boolean, what: string, ms = 5000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe("the real client against the simulator", () => {
+  it("gets, lists and is refused writes with the read-only credentials", async () => {
+    const custom = kc.makeApiClient(k8s.CustomObjectsApi);
+    const cr = (await custom.getClusterCustomObject({ group: "operator.openshift.io", version: "v1", plural: "kubeapiservers", name: "cluster" })) as { status: { conditions: { type: string }[] } };
+    expect(cr.status.conditions.map((c) => c.type)).toContain("KMSHealthReporter_master-2");
+    const core = kc.makeApiClient(k8s.CoreV1Api);
+    expect((await core.listNode()).items.map((n) => n.metadata?.name)).toEqual(["master-0", "master-1", "master-2"]);
+    const apps = kc.makeApiClient(k8s.AppsV1Api);
+    const ds = await apps.readNamespacedDaemonSet({ name: "cloudtaser-ebpf", namespace: "cloudtaser-system" });
+    expect(ds.status?.numberReady).toBe(3);
+    await expect(core.patchNode({ name: "master-0", body: { metadata: { labels: { a: "b" } } } })).rejects.toMatchObject({ code: 403 });
+  });
+
+  it("sends bookmarks to a watch that asks for them, and initial events ending with a marked bookmark", async () => {
+    const events: { type: string; annotations?: Record<string, string> }[] = [];
+    const watch = new k8s.Watch(kc);
+    const request = await watch.watch(PATH, { allowWatchBookmarks: true, sendInitialEvents: true, resourceVersionMatch: "NotOlderThan" }, (type, obj) => events.push({ type, annotations: obj?.metadata?.annotations }), () => undefined);
+    await until(() => events.filter((e) => e.type === "BOOKMARK").length >= 3, "three bookmarks");
+    request.abort();
+    expect(events[0].type).toBe("ADDED");
+    expect(events[1]).toEqual({ type: "BOOKMARK", annotations: { "k8s.io/initial-events-end": "true" } });
+  });
+
+  it("answers a too-old resourceVersion with 410, and an informer relists and carries on", async () => {
+    const watch = new k8s.Watch(kc);
+    let error: { type: string; code?: number } | undefined;
+    await new Promise<void>((resolve) => {
+      void watch.watch(PATH, { resourceVersion: "1" }, (type, obj) => (error = { type, code: obj?.code }), () => resolve());
+    });
+    expect(error).toEqual({ type: "ERROR", code: 410 });
+
+    const custom = kc.makeApiClient(k8s.CustomObjectsApi);
+    const lists: number[] = [];
+    const informer = k8s.makeInformer(kc, PATH, async () => {
+      lists.push(Date.now());
+      return (await custom.listClusterCustomObject({ group: "operator.openshift.io", version: "v1", plural: "kubeapiservers" })) as k8s.KubernetesListObject<k8s.KubernetesObject>;
+    });
+    const messages: string[] = [];
+    informer.on("update", (obj) => messages.push(JSON.stringify((obj as { status: unknown }).status)));
+    // A restarted API server drops the watch and forgets its history; the monitor restarts the informer.
+    informer.on("error", () => setTimeout(() => void informer.start(), 50));
+    await informer.start();
+    expect(lists).toHaveLength(1);
+
+    await server.restart();
+    setScenario(server.cluster, "kms-plugin-unavailable", true, { node: "master-1" });
+    await until(() => messages.some((m) => m.includes("connection refused")), "the update after the restart", 8000);
+    await informer.stop();
+  });
+
+  it("answers every request without a token with a 401 Status", async () => {
+    const response = await fetch(`${server.endpoints().url}/api/v1/nodes`);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: "Unauthorized", reason: "Unauthorized", code: 401 });
+  });
+});
