@@ -60,7 +60,8 @@ describe("server-side apply", () => {
     s.apply(CR, undefined, "cluster", body, { manager: "r0", force: true, subresource: "status" });
     const one = { ...body, status: { encryptionStatus: { healthReports: [body.status.encryptionStatus.healthReports[1]] } } };
     const after = s.apply(CR, undefined, "cluster", one, { manager: "r0", force: true, subresource: "status" });
-    expect(((after.status as any).encryptionStatus.healthReports as { keyID: string }[]).map((r) => r.keyID)).toEqual(["2"]);
+    const reports = (after.status as { encryptionStatus: { healthReports: { keyID: string }[] } }).encryptionStatus.healthReports;
+    expect(reports.map((r) => r.keyID)).toEqual(["2"]);
   });
 
   it("rejects a typed health report without remoteKeyID with the real 422", () => {
