@@ -91,8 +91,9 @@ export function createModel(options: ModelOptions = {}): ClusterModel {
       reporterRunning: true,
       clockSkewMs: 0,
       socketRestarts: 0,
-      // keyID 1 is the oldest; with two plugins a KMS-to-KMS migration from 1 to 2 is under way.
-      plugins: Array.from({ length: plugins }, (_, p) => ({ keyID: String(p + 1), kekID: KEK_IDS[p], health: "healthy" as const })),
+      // Newest (write) key first, as reporters list them; with two plugins a KMS-to-KMS migration
+      // from keyID 1 to keyID 2 is under way.
+      plugins: Array.from({ length: plugins }, (_, p) => ({ keyID: String(plugins - p), kekID: KEK_IDS[plugins - p - 1], health: "healthy" as const })),
     })),
     openbao: { state: "active", version: "2.4.1" },
     transit: { name: "k8s-kek", exists: true, deletionAllowed: false, softDeleted: false, minDecryptionVersion: 1, latestVersion: 3, oldestVersionInUse: 2 },

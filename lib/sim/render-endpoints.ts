@@ -6,8 +6,9 @@ import { keyIdHash, probe, type ClusterModel, type NodeState } from "./model";
 
 const RESOURCES = ["secrets", "configmaps"];
 
+/** EncryptionConfiguration order: per resource, the write key's provider, then the read keys'. */
 function providers(node: NodeState): { name: string; keyID: string }[] {
-  return node.plugins.flatMap((p) => RESOURCES.map((r) => ({ name: `${p.keyID}_${r}`, keyID: p.keyID })));
+  return RESOURCES.flatMap((r) => node.plugins.map((p) => ({ name: `${p.keyID}_${r}`, keyID: p.keyID })));
 }
 
 function failingProviders(model: ClusterModel, node: NodeState, tick: number): string[] {
@@ -103,6 +104,8 @@ export async function renderApiserverMetrics(model: ClusterModel, node: NodeStat
   const hashTotal = new Counter({ name: "apiserver_envelope_encryption_key_id_hash_total", help: "[ALPHA] Number of times a keyID is used split by transformation type, provider, and apiserver identity.", labelNames: ["apiserver_id_hash", "key_id_hash", "provider_name", "transformation_type"], registers: [registry] });
   const statusSeen = new Gauge({ name: "apiserver_envelope_encryption_key_id_hash_status_last_timestamp_seconds", help: "[ALPHA] The last time in seconds when a keyID was returned by the Status RPC call.", labelNames: ["apiserver_id_hash", "key_id_hash", "provider_name"], registers: [registry] });
   const latency = new Histogram({ name: "apiserver_envelope_encryption_kms_operations_latency_seconds", help: "[ALPHA] KMS operation duration with gRPC error code status total.", labelNames: ["grpc_status_code", "method_name", "provider_name"], buckets: Array.from({ length: 20 }, (_, i) => 0.0001 * 2 ** i), registers: [registry] });
+  const lastUsed = new Gauge({ name: "apiserver_envelope_encryption_key_id_hash_last_timestamp_seconds", help: "[ALPHA] The last time in seconds when a keyID was used.", labelNames: ["apiserver_id_hash", "key_id_hash", "provider_name", "transformation_type"], registers: [registry] });
+  const dekCache = new Gauge({ name: "apiserver_envelope_encryption_dek_source_cache_size", help: "[ALPHA] Number of records in data encryption key (DEK) source cache. On a restart, this value is an approximation of the number of decrypt RPC calls the server will make to the KMS plugin.", labelNames: ["provider_name"], registers: [registry] });
   const invalid = new Counter({ name: "apiserver_envelope_encryption_invalid_key_id_from_status_total", help: "[ALPHA] Number of times an invalid keyID is returned by the Status RPC call split by error.", labelNames: ["error", "provider_name"], registers: [registry] });
   const transformations = new Counter({ name: "apiserver_storage_transformation_operations_total", help: "[ALPHA] Total number of transformations. Successful transformation will have a status 'OK' and a varied status string when the transformation fails.", labelNames: ["resource", "status", "transformation_type", "transformer_prefix"], registers: [registry] });
   for (const plugin of node.plugins) {
@@ -114,7 +117,9 @@ export async function renderApiserverMetrics(model: ClusterModel, node: NodeStat
       hashes.forEach((hash, i) => {
         hashTotal.inc({ apiserver_id_hash: server, key_id_hash: hash, provider_name: provider, transformation_type: "from_storage" }, i === 0 ? 18422 : model.keyIdFlips);
         statusSeen.set({ apiserver_id_hash: server, key_id_hash: hash, provider_name: provider }, seconds - (i === 0 ? 20 : 5));
+        lastUsed.set({ apiserver_id_hash: server, key_id_hash: hash, provider_name: provider, transformation_type: "from_storage" }, seconds - 3);
       });
+      dekCache.set({ provider_name: provider }, 1);
       if (!hashes.length) invalid.inc({ error: "empty", provider_name: provider });
       const code = healthy ? "OK" : "Unavailable";
       for (const method of ["Status", "Encrypt", "Decrypt"]) {
@@ -154,4 +159,9 @@ export async function renderPluginMetrics(model: ClusterModel, node: NodeState, 
   c("openbao_kms_aad_validation_errors_total", "Requests rejected by additional authenticated data validation.", ["reason"]).inc({ reason: "mismatch" }, model.decrypt.aadErrors);
   c("openbao_kms_socket_restarts_total", "Times the gRPC socket listener was restarted.").inc(node.socketRestarts);
   return registry.metrics();
+}
+
+/** The beacon relay's health as the bridge probes it. */
+export function renderBeaconHealth(model: ClusterModel): { status: number; body: string } {
+  return model.stack.beaconUp ? { status: 200, body: "ok\n" } : { status: 503, body: "beacon unreachable: all 3 relay nodes down\n" };
 }

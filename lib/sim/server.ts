@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { SimCluster } from "./cluster";
 import { matchResourcePath, serveDiscovery, serveResource } from "./kube-api";
-import { renderApiserverMetrics, renderKmsProviders, renderOpenBaoHealth, renderPluginMetrics, renderReadyz, renderTransitKey } from "./render-endpoints";
+import { renderApiserverMetrics, renderBeaconHealth, renderKmsProviders, renderOpenBaoHealth, renderPluginMetrics, renderReadyz, renderTransitKey } from "./render-endpoints";
 import { listScenarios, ScenarioError, setScenario } from "./scenarios";
 import { sendJson, sendStatus, sendText } from "./status";
 
@@ -118,7 +118,10 @@ export class SimServer {
     }
 
     // The beacon relay's health, as the bridge sees it.
-    if (path === "/beacon/healthz") return sendText(res, cluster.model.stack.beaconUp ? 200 : 503, cluster.model.stack.beaconUp ? "ok\n" : "beacon unreachable: all 3 relay nodes down\n");
+    if (path === "/beacon/healthz") {
+      const beacon = renderBeaconHealth(cluster.model);
+      return sendText(res, beacon.status, beacon.body);
+    }
 
     const role = this.role(req);
     if (!role) return sendStatus(res, 401, "Unauthorized", "Unauthorized");
