@@ -139,8 +139,13 @@ describe("contract: fixtures and the simulator read the same through Faultline's
       const response = await fetch(`${url}${path}`, { headers: { Authorization: `Bearer ${readToken}` }, signal: controller.signal });
       setTimeout(() => controller.abort(), ms);
       let out = "";
+      const reader = response.body!.getReader();
       try {
-        for await (const chunk of response.body!) out += Buffer.from(chunk).toString();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          out += Buffer.from(value).toString();
+        }
       } catch {
         // aborted on purpose
       }

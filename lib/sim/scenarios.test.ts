@@ -20,7 +20,7 @@ async function observe(cluster: SimCluster) {
     parsePrometheusText((await fn()) ?? "").families.flatMap((f) => f.samples.filter((s) => !s.name.includes("timestamp")).map((s) => `${s.name}${JSON.stringify(s.labels)}=${s.value}`)).sort();
   const objects = RESOURCES.slice(3).flatMap((t) => cluster.store.list(t).items.map((o) => JSON.stringify({ kind: o.kind, name: (o.metadata as JsonObject).name, status: o.status, webhooks: o.webhooks })));
   return {
-    reports: status.reporterConditions.map((c) => ({ node: c.nodeName, fresh: c.parsed.reports.every((r) => r.lastChecked === now.toISOString().replace(/\.\d{3}Z$/, "Z")), reports: c.parsed.reports.map(({ lastChecked: _ignored, ...r }) => r) })),
+    reports: status.reporterConditions.map((c) => ({ node: c.nodeName, fresh: c.parsed.reports.every((r) => r.lastChecked === now.toISOString().replace(/\.\d{3}Z$/, "Z")), reports: c.parsed.reports.map((r) => ({ ...r, lastChecked: undefined })) })),
     providers: cluster.model.nodes.map((n) => parseKmsProvidersHealth(renderKmsProviders(cluster.model, n, 0).status, renderKmsProviders(cluster.model, n, 0).body)),
     openbao: bao === "unreachable" ? "unreachable" : parseOpenBaoHealth(bao.status, bao.body).state,
     transit: JSON.stringify(parseTransitKey(renderTransitKey(cluster.model, now).body)),
