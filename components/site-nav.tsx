@@ -10,6 +10,7 @@ const SECTIONS = [
   { href: "/incidents", label: "Incidents", ready: false },
   { href: "/runbooks", label: "Runbooks", ready: true },
   { href: "/blast-radius", label: "Blast radius", ready: true },
+  { href: "/game-day", label: "Game day", ready: true },
 ];
 
 export function SiteNav() {

@@ -97,7 +97,7 @@ test("navigation shows sections that are not built yet without linking to them",
     await expect(nav.getByText(name)).toBeVisible();
     await expect(nav.getByRole("link", { name })).toHaveCount(0);
   }
-  for (const name of ["Catalog", "Runbooks", "Blast radius"]) await expect(nav.getByRole("link", { name })).toBeVisible();
+  for (const name of ["Catalog", "Runbooks", "Blast radius", "Game day"]) await expect(nav.getByRole("link", { name })).toBeVisible();
   // Every link on the home page leads somewhere real.
   const hrefs = await page.locator("a[href^='/']").evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
   for (const href of new Set(hrefs)) {

@@ -3,7 +3,15 @@ import { EnvError, parseEnv } from "./env";
 
 describe("environment", () => {
   it("defaults to loopback, port 3000 and the embedded database", () => {
-    expect(parseEnv({})).toEqual({ HOST: "127.0.0.1", PORT: 3000, FAULTLINE_DATA_DIR: ".data", FAULTLINE_LOG_LEVEL: "info" });
+    expect(parseEnv({})).toEqual({
+      HOST: "127.0.0.1",
+      PORT: 3000,
+      FAULTLINE_DATA_DIR: ".data",
+      FAULTLINE_LOG_LEVEL: "info",
+      FAULTLINE_DEMO: "on",
+      FAULTLINE_DEMO_NODES: 3,
+      FAULTLINE_DEMO_INTERVAL_SECONDS: 30,
+    });
   });
 
   it("refuses a non-loopback bind address with one line naming the variable", () => {
@@ -32,6 +40,11 @@ describe("environment", () => {
     expect(() => parseEnv({ DATABASE_URL: "mysql://user:secret@db/x" })).toThrow(
       /^Invalid environment variable DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL$/,
     );
+  });
+
+  it("bounds the demo cluster's size", () => {
+    expect(() => parseEnv({ FAULTLINE_DEMO_NODES: "6000" })).toThrow(/^Invalid environment variable FAULTLINE_DEMO_NODES \(got "6000"\): must be 1-5000$/);
+    expect(() => parseEnv({ FAULTLINE_DEMO: "maybe" })).toThrow(/FAULTLINE_DEMO/);
   });
 
   it("treats an empty variable as unset", () => {

@@ -38,6 +38,10 @@ export const EnvSchema = z.object({
     .default(3000),
   FAULTLINE_DATA_DIR: z.string().min(1, "must not be empty").default(".data"),
   FAULTLINE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  // The built-in simulated cluster; the default while no real cluster is configured.
+  FAULTLINE_DEMO: z.enum(["on", "off"]).default("on"),
+  FAULTLINE_DEMO_NODES: z.coerce.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be 1-5000").max(5000, "must be 1-5000").default(3),
+  FAULTLINE_DEMO_INTERVAL_SECONDS: z.coerce.number({ message: "must be a number" }).min(1, "must be 1-3600").max(3600, "must be 1-3600").default(30),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

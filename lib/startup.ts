@@ -1,6 +1,7 @@
 import "server-only";
 import { CatalogError, loadCatalog } from "@/lib/catalog/load";
 import { ensureDatabase } from "@/lib/db/bootstrap";
+import { startDemoCluster } from "@/lib/demo/runtime";
 import { EnvError, loadEnv } from "@/lib/env";
 import packageJson from "@/package.json";
 
@@ -23,5 +24,11 @@ export async function startServerProcess(): Promise<void> {
   } catch (error) {
     // Keep serving: /api/readyz reports the database as down and the catalog still works.
     console.error(`[faultline] database unavailable: ${(error as Error).message}`);
+  }
+  try {
+    const demo = await startDemoCluster();
+    if (demo) console.log(`[faultline] demo cluster (simulated) on ${demo.endpoints.url}; kubeconfig ${demo.kubeconfigPath}`);
+  } catch (error) {
+    console.error(`[faultline] the demo cluster could not start: ${(error as Error).message}`);
   }
 }

@@ -7,6 +7,13 @@ import { ObjectStore, StoreError } from "./store";
 // One simulated cluster: its model, its object store, and the controllers that keep the objects in
 // line with the model (the per-node KMS health reporters above all).
 
+/** A scenario in force; kept on the cluster so every copy of the code that holds it agrees. */
+export interface ActiveScenario {
+  id: string;
+  node?: string;
+  variant?: string;
+}
+
 export interface SimClusterOptions extends ModelOptions {
   /** The simulator's clock; tests pin it. */
   now?: () => Date;
@@ -23,6 +30,7 @@ export class SimCluster {
   private readonly firstSeen = new Map<string, string>();
   /** The last reporter write that the API server refused, for the game-day page to show. */
   lastReporterError?: string;
+  scenarios: ActiveScenario[] = [];
 
   constructor(options: SimClusterOptions = {}) {
     this.now = options.now ?? (() => new Date());

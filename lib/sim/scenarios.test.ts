@@ -66,7 +66,7 @@ describe("scenarios", () => {
     const cluster = new SimCluster({ nodes: 3 });
     setScenario(cluster, "clock-skew", true, { node: "master-2" });
     expect(listScenarios(cluster).find((s) => s.id === "clock-skew")).toMatchObject({ active: true, node: "master-2", catalog: "clock-skew" });
-    expect(() => setScenario(cluster, "toaster-on-fire", true)).toThrow(new ScenarioError(404, 'no scenario "toaster-on-fire"; GET /sim/v1/scenarios lists them'));
+    expect(() => setScenario(cluster, "toaster-on-fire", true)).toThrow(new ScenarioError(404, 'no scenario "toaster-on-fire"; the list of scenarios names every one (npm run demo -- list)'));
     expect(() => setScenario(cluster, "clock-skew", true, { node: "master-9" })).toThrow(/no node "master-9"; nodes are master-0 to master-2/);
     expect(() => setScenario(cluster, "openbao-sealed", true, { variant: "partly" })).toThrow(/has no variant "partly"/);
   });

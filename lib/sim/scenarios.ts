@@ -1,4 +1,4 @@
-import type { SimCluster } from "./cluster";
+import type { ActiveScenario, SimCluster } from "./cluster";
 import { createModel, KEK_IDS, type ClusterModel, type NodeState, type PluginHealth } from "./model";
 
 // Failure scenarios, keyed by the catalog id of the failure mode they reproduce (a few reporting
@@ -192,16 +192,8 @@ export const SCENARIOS: Scenario[] = [
   },
 ];
 
-interface Active {
-  id: string;
-  node?: string;
-  variant?: string;
-}
-
-const activeByCluster = new WeakMap<SimCluster, Active[]>();
-
 export function listScenarios(cluster: SimCluster) {
-  const active = activeByCluster.get(cluster) ?? [];
+  const active = cluster.scenarios;
   return SCENARIOS.map(({ id, title, catalog, perNode, variants }) => {
     const on = active.find((a) => a.id === id);
     return { id, title, catalog: catalog ?? null, perNode, variants: variants ?? [], active: Boolean(on), ...(on?.node ? { node: on.node } : {}), ...(on?.variant ? { variant: on.variant } : {}) };
@@ -211,19 +203,19 @@ export function listScenarios(cluster: SimCluster) {
 /** Injects (on=true) or clears a scenario, then rewrites the cluster's objects at once. */
 export function setScenario(cluster: SimCluster, id: string, on: boolean, opts: { node?: string; variant?: string } = {}): void {
   const scenario = SCENARIOS.find((s) => s.id === id);
-  if (!scenario) throw new ScenarioError(404, `no scenario "${id}"; GET /sim/v1/scenarios lists them`);
+  if (!scenario) throw new ScenarioError(404, `no scenario "${id}"; the list of scenarios names every one (npm run demo -- list)`);
   if (opts.variant && !(scenario.variants ?? []).includes(opts.variant)) {
     throw new ScenarioError(400, `scenario "${id}" has no variant "${opts.variant}"${scenario.variants ? `; variants: ${scenario.variants.join(", ")}` : ""}`);
   }
   const baseline = cluster.model.nodes.filter((n) => !n.name.endsWith("-replacement"));
   if (opts.node && !baseline.some((n) => n.name === opts.node)) throw new ScenarioError(400, `no node "${opts.node}"; nodes are ${baseline[0].name} to ${baseline[baseline.length - 1].name}`);
-  const active = (activeByCluster.get(cluster) ?? []).filter((a) => a.id !== id);
+  const active = cluster.scenarios.filter((a) => a.id !== id);
   if (on) active.push({ id, node: scenario.perNode ? (opts.node ?? baseline[Math.min(1, baseline.length - 1)].name) : undefined, variant: opts.variant });
-  activeByCluster.set(cluster, active);
+  cluster.scenarios = active;
   rebuild(cluster, active);
 }
 
-function rebuild(cluster: SimCluster, active: Active[]): void {
+function rebuild(cluster: SimCluster, active: ActiveScenario[]): void {
   const m = cluster.model;
   const fresh = createModel({ name: m.name, nodes: m.nodes.filter((n) => !n.name.endsWith("-replacement")).length, pluginsPerNode: m.nodes[0].plugins.length, design: m.design, intervalMs: m.intervalMs });
   Object.assign(m, fresh, { active: new Set(active.map((a) => a.id)) });

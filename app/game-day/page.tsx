@@ -1,0 +1,58 @@
+import type { Metadata } from "next";
+import { connection } from "next/server";
+import { ClusterNow } from "@/components/demo/cluster-now";
+import { ScenarioTable, type ScenarioRow } from "@/components/demo/scenario-table";
+import { getCatalog } from "@/lib/catalog/queries";
+import { CATEGORIES } from "@/lib/catalog/schema";
+import { getDemoCluster } from "@/lib/demo/runtime";
+import { readDemoSnapshot } from "@/lib/demo/snapshot";
+import { loadEnv } from "@/lib/env";
+import { listScenarios } from "@/lib/sim/scenarios";
+
+export const metadata: Metadata = { title: "Game day" };
+
+export default async function GameDayPage() {
+  await connection();
+  const demo = await getDemoCluster();
+  if (!demo) {
+    return (
+      <>
+        <h1>Game day</h1>
+        <p className="callout">
+          The demo cluster is not running, so there is nothing to inject into. It runs by default; it is off when
+          <code> FAULTLINE_DEMO=off</code>, or when it failed to start (the server log says why). A standalone one
+          runs with <code>npm run demo</code>.
+        </p>
+      </>
+    );
+  }
+  const { entries } = getCatalog();
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const categoryName = new Map<string, string>(CATEGORIES.map((c) => [c.id, c.name]));
+  const rows: ScenarioRow[] = listScenarios(demo.cluster).map((s) => {
+    const entry = s.catalog ? byId.get(s.catalog) : undefined;
+    return { ...s, catalogTitle: entry?.title, group: entry ? (categoryName.get(entry.category) ?? entry.category) : "Health reporting" };
+  });
+  const nodes = demo.cluster.model.nodes.filter((n) => !n.name.endsWith("-replacement")).map((n) => n.name);
+  const interval = loadEnv().FAULTLINE_DEMO_INTERVAL_SECONDS;
+  return (
+    <>
+      <h1>Game day</h1>
+      <p className="lead">
+        Rehearse failures on the simulated cluster. Each scenario reproduces a catalog failure mode in the objects,
+        endpoints and metrics Faultline reads; clear it to put the cluster back. The health reporters write every{" "}
+        {interval} s.
+      </p>
+      <p className="muted" style={{ fontSize: "0.85rem" }}>
+        Point kubectl at it: <code>KUBECONFIG={demo.sim.kubeconfigPath} kubectl get kubeapiservers cluster -o yaml</code>{" "}
+        (read-only; the <code>demo-admin</code> context may write).
+      </p>
+      <div className="two-col">
+        <ScenarioTable rows={rows} nodes={nodes} refreshSeconds={Math.min(interval, 10)} />
+        <aside className="sticky">
+          <ClusterNow snapshot={readDemoSnapshot(demo.cluster)} intervalSeconds={interval} />
+        </aside>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,54 @@
+import { expect, test } from "@playwright/test";
+import { shot } from "./helpers";
+
+test.afterEach(async ({ request }) => {
+  for (const id of ["openbao-sealed", "clock-skew"]) await request.delete(`/api/v1/demo/scenarios/${id}`);
+});
+
+test("every page says the cluster is simulated", async ({ page }) => {
+  for (const url of ["/", "/catalog", "/runbooks", "/blast-radius/webhook", "/game-day"]) {
+    await page.goto(url);
+    await expect(page.getByTestId("demo-banner")).toContainText("Simulated cluster");
+  }
+});
+
+test("a game day: seal OpenBao, see every plugin turn unhealthy, clear it", async ({ page }) => {
+  await page.goto("/game-day");
+  const now = page.getByTestId("cluster-now");
+  await expect(page.getByTestId("in-force")).toContainText("nothing");
+  await expect(page.getByTestId("openbao-state")).toHaveText("active");
+  await page.locator('tr[data-scenario="openbao-sealed"]').getByRole("button", { name: "Inject" }).click();
+  await expect(page.getByTestId("openbao-state")).toHaveText("sealed");
+  await expect(now.locator("tr[data-node]")).toHaveCount(3);
+  for (const row of await now.locator("tr[data-node]").all()) await expect(row).toContainText("unhealthy");
+  await expect(now).toContainText("Vault is sealed");
+  await expect(page.getByTestId("in-force")).toContainText("OpenBao sealed");
+  await shot(page, "30-game-day-openbao-sealed");
+
+  // The scenario reaches the simulated API exactly as a client reads it.
+  const api = await (await page.request.get("/api/v1/demo")).json();
+  expect(api.scenarios.find((s: { id: string }) => s.id === "openbao-sealed").active).toBe(true);
+
+  await page.getByTestId("in-force").getByRole("button", { name: "Clear OpenBao sealed" }).click();
+  await expect(page.getByTestId("openbao-state")).toHaveText("active");
+  for (const row of await now.locator("tr[data-node]").all()) await expect(row).toContainText("healthy");
+});
+
+test("a per-node scenario strikes the chosen node only", async ({ page }) => {
+  await page.goto("/game-day");
+  const row = page.locator('tr[data-scenario="clock-skew"]');
+  await row.getByRole("combobox").selectOption("master-2");
+  await row.getByRole("button", { name: "Inject" }).click();
+  await expect(page.getByTestId("cluster-now").locator('tr[data-node="master-2"]')).toContainText("in the future");
+  await expect(page.getByTestId("cluster-now").locator('tr[data-node="master-0"]')).not.toContainText("in the future");
+});
+
+test("the demo API validates what it is asked", async ({ request }) => {
+  const unknown = await request.post("/api/v1/demo/scenarios/toaster-on-fire", { data: {} });
+  expect(unknown.status()).toBe(404);
+  const badNode = await request.post("/api/v1/demo/scenarios/clock-skew", { data: { node: "Master 9" } });
+  expect(badNode.status()).toBe(400);
+  expect(await badNode.json()).toEqual({ error: "invalid request", fields: { node: ["node must be a node name like master-1"] } });
+  const extra = await request.post("/api/v1/demo/scenarios/clock-skew", { data: { node: "master-1", colour: "red" } });
+  expect(extra.status()).toBe(400);
+});

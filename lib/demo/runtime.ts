@@ -1,0 +1,33 @@
+import path from "node:path";
+import { loadEnv } from "@/lib/env";
+import type { SimCluster } from "@/lib/sim/cluster";
+import { startSimulatedCluster, type RunningSim } from "@/lib/sim/runtime";
+
+// The demo cluster that runs inside the server process while no real cluster is configured.
+// Kept on globalThis: instrumentation starts it, route handlers (another bundle) drive it.
+
+const KEY = Symbol.for("faultline.demo");
+type Store = Record<symbol, Promise<RunningSim> | undefined>;
+
+export function startDemoCluster(): Promise<RunningSim> | undefined {
+  const env = loadEnv();
+  if (env.FAULTLINE_DEMO === "off") return undefined;
+  const store = globalThis as unknown as Store;
+  store[KEY] ??= startSimulatedCluster({
+    name: "demo",
+    nodes: env.FAULTLINE_DEMO_NODES,
+    intervalMs: env.FAULTLINE_DEMO_INTERVAL_SECONDS * 1000,
+    dir: path.join(env.FAULTLINE_DATA_DIR, "demo"),
+  });
+  return store[KEY];
+}
+
+export async function getDemoCluster(): Promise<{ cluster: SimCluster; sim: RunningSim } | undefined> {
+  const pending = (globalThis as unknown as Store)[KEY];
+  const sim = await pending?.catch(() => undefined);
+  return sim ? { cluster: sim.server.cluster, sim } : undefined;
+}
+
+export function isDemoEnabled(): boolean {
+  return loadEnv().FAULTLINE_DEMO === "on";
+}
