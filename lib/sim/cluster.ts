@@ -41,7 +41,7 @@ export class SimCluster {
     this.store.put(type("operator.openshift.io", "openshiftapiservers"), operatorCr("OpenShiftAPIServer", since, this.model.nodes.length));
     this.store.put(type("operator.openshift.io", "authentications"), operatorCr("Authentication", since, this.model.nodes.length));
     this.store.put(type("config.openshift.io", "clusteroperators"), clusterOperator(since));
-    this.store.put(type("", "namespaces"), { apiVersion: "v1", kind: "Namespace", metadata: { name: "cloudtaser-system" }, spec: {}, status: { phase: "Active" } });
+    for (const name of ["cloudtaser-system", "payments"]) this.store.put(type("", "namespaces"), { apiVersion: "v1", kind: "Namespace", metadata: { name }, spec: {}, status: { phase: "Active" } });
     this.sync();
     this.report();
   }

@@ -53,6 +53,8 @@ export interface ClusterModel {
     ebpfReady: "all" | "none";
     bridgeAvailable: boolean;
     beaconUp: boolean;
+    /** The injected demo workload's wrapper: how its container last ended and how it runs now. */
+    wrapper: { state: "running" | "crash-loop"; restarts: number; lastExit?: { exitCode: number; reason: string; message: string } };
   };
   /** Catalog ids of the scenarios in force. */
   active: Set<string>;
@@ -101,7 +103,7 @@ export function createModel(options: ModelOptions = {}): ClusterModel {
     decrypt: { unknownKeyIdErrors: 0, aadErrors: 0, latencyFactor: 1, deadlineExceeded: 0 },
     keyIdFlips: 0,
     identityFallback: false,
-    stack: { webhookPresent: true, webhookCaExpired: false, failurePolicy: "Ignore", operatorReplicas: 2, ebpfReady: "all", bridgeAvailable: true, beaconUp: true },
+    stack: { webhookPresent: true, webhookCaExpired: false, failurePolicy: "Ignore", operatorReplicas: 2, ebpfReady: "all", bridgeAvailable: true, beaconUp: true, wrapper: { state: "running", restarts: 0 } },
     active: new Set(),
   };
 }

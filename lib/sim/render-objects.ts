@@ -106,6 +106,7 @@ export function stackObjects(model: ClusterModel): { plural: string; group: stri
       },
     },
   ];
+  objects.push({ plural: "pods", group: "", object: workloadPod(model) });
   if (s.webhookPresent) {
     objects.push({
       plural: "mutatingwebhookconfigurations",
@@ -132,6 +133,31 @@ export function stackObjects(model: ClusterModel): { plural: string; group: stri
     });
   }
   return objects;
+}
+
+/** An injected workload: the wrapper runs as PID 1 of its container. */
+function workloadPod(model: ClusterModel): JsonObject {
+  const w = model.stack.wrapper;
+  const started = "2026-01-01T00:00:00Z";
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "payments-api-7d9f8c6b5-x2k4p", namespace: "payments", labels: { app: "payments-api", "cloudtaser.io/inject": "true" }, annotations: { "cloudtaser.io/inject": "true" } },
+    spec: { restartPolicy: "Always", containers: [{ name: "api", image: "registry.example/payments-api:1.4.2", command: ["/cloudtaser/wrapper"] }] },
+    status: {
+      phase: "Running",
+      containerStatuses: [
+        {
+          name: "api",
+          ready: w.state === "running",
+          restartCount: w.restarts,
+          image: "registry.example/payments-api:1.4.2",
+          state: w.state === "running" ? { running: { startedAt: started } } : { waiting: { reason: "CrashLoopBackOff", message: `back-off 5m0s restarting failed container=api pod=payments-api-7d9f8c6b5-x2k4p_payments` } },
+          ...(w.lastExit ? { lastState: { terminated: { ...w.lastExit, startedAt: started, finishedAt: started } } } : {}),
+        },
+      ],
+    },
+  };
 }
 
 /** What each running reporter applies this tick: one condition (or typed reports) per node. */

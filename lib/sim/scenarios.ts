@@ -172,6 +172,13 @@ export const SCENARIOS: Scenario[] = [
   cluster("bridge-down", "Bridge down", (m) => void (m.stack.bridgeAvailable = false)),
   cluster("beacon-down", "Beacon down", (m) => void (m.stack.beaconUp = false)),
   cluster("stack-openbao-down", "OpenBao down for the protection stack", (m) => void (m.openbao.state = "unreachable")),
+  cluster("wrapper-crash-once", "Wrapper crashed once, restarted", (m) => void (m.stack.wrapper = { state: "running", restarts: 1, lastExit: { exitCode: 1, reason: "Error", message: "wrapper exited during start-up" } })),
+  cluster("wrapper-crash-loop", "Wrapper crash-looping", (m) => void (m.stack.wrapper = { state: "crash-loop", restarts: 9, lastExit: { exitCode: 1, reason: "Error", message: "wrapper exited during start-up" } })),
+  cluster("wrapper-blocked-on-openbao", "Wrapper gives up waiting for OpenBao", (m) => {
+    m.openbao.state = "unreachable";
+    m.stack.wrapper = { state: "crash-loop", restarts: 4, lastExit: { exitCode: 1, reason: "Error", message: "wrapper: OpenBao unreachable before the start-up timeout" } };
+  }),
+  cluster("wrapper-killed-by-ebpf", "Wrapper killed by eBPF enforcement", (m) => void (m.stack.wrapper = { state: "running", restarts: 1, lastExit: { exitCode: 137, reason: "Error", message: "killed by the eBPF enforcement hook" } })),
   // Health-reporting conditions with no catalog entry of their own
   { id: "reporter-stale", title: "A node's health reporter stopped writing", perNode: true, apply: (_m, { node }) => void (node.reporterRunning = false) },
   {
