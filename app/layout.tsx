@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { Suspense } from "react";
 import { DemoBanner } from "@/components/demo/demo-banner";
 import { SiteNav } from "@/components/site-nav";
 import "./globals.css";
@@ -21,9 +20,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           </Link>
           <SiteNav />
         </header>
-        <Suspense fallback={null}>
-          <DemoBanner />
-        </Suspense>
+        <DemoBanner />
         <main>{children}</main>
         <footer className="site-footer">Faultline · read-only · catalog ids are stable and safe to link from alerts</footer>
       </body>

@@ -26,16 +26,19 @@ export function RunbookWalker({ runbook, svg, flowchart, initialPath, problem, c
   const current = nodes.get(path[path.length - 1])!;
   const inspectedNode = inspected ? nodes.get(inspected) : undefined;
 
-  const go = useCallback(
-    (next: string[]) => {
-      setPath(next);
-      setInspected(null);
-      const url = new URL(window.location.href);
-      url.searchParams.set("path", formatPath(next));
-      window.history.replaceState(null, "", url);
-    },
-    [],
-  );
+  const go = useCallback((next: string[]) => {
+    setPath(next);
+    setInspected(null);
+    // Next's router re-syncs on every history change; doing it after the new step is painted keeps
+    // that work out of the time between the answer and the next question.
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        const url = new URL(window.location.href);
+        url.searchParams.set("path", formatPath(next));
+        window.history.replaceState(window.history.state, "", url);
+      }, 0),
+    );
+  }, []);
   const answer = useCallback((to: string) => go([...path, to]), [go, path]);
   const back = useCallback(() => path.length > 1 && go(path.slice(0, -1)), [go, path]);
 
