@@ -45,7 +45,7 @@ export default function HomePage() {
           </p>
           <p>
             Until then: <Link href="/catalog?startup=yes">what blocks API-server start-up</Link>, or search the catalog
-            for the error you see.
+            for the error you see. Rehearse first on the simulated cluster: <Link href="/game-day">Game day</Link>.
           </p>
         </section>
         <section className="panel">
