@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
+import { afterPaint } from "@/lib/after-paint";
 
 // The runbook's flowchart as an inline SVG (pre-rendered by Mermaid under securityLevel "strict").
 // Mermaid's click directive is never used: we bind our own listeners to its g.node elements.
@@ -82,30 +83,22 @@ export function Diagram({ svg, flowchart, path, current, inspected, labels, onNo
   useEffect(() => {
     const root = box.current;
     if (!root || !markup) return;
-    let cancelled = false;
-    const frame = requestAnimationFrame(() =>
-      setTimeout(() => {
-        if (cancelled) return;
-        const onPath = new Set(path);
-        for (const element of root.querySelectorAll<SVGGElement>("g.node[data-node]")) {
-          const id = element.dataset.node!;
-          element.classList.toggle("fl-path", onPath.has(id));
-          element.classList.toggle("fl-current", id === current);
-          element.classList.toggle("fl-inspected", id === inspected);
+    return afterPaint(() => {
+      const onPath = new Set(path);
+      for (const element of root.querySelectorAll<SVGGElement>("g.node[data-node]")) {
+        const id = element.dataset.node!;
+        element.classList.toggle("fl-path", onPath.has(id));
+        element.classList.toggle("fl-current", id === current);
+        element.classList.toggle("fl-inspected", id === inspected);
+      }
+      for (const edge of root.querySelectorAll(".fl-path-edge")) edge.classList.remove("fl-path-edge");
+      for (let i = 1; i < path.length; i++) {
+        for (const edge of root.querySelectorAll(`path[data-id^="L_${CSS.escape(path[i - 1])}_${CSS.escape(path[i])}_"]`)) {
+          edge.classList.add("fl-path-edge");
         }
-        for (const edge of root.querySelectorAll(".fl-path-edge")) edge.classList.remove("fl-path-edge");
-        for (let i = 1; i < path.length; i++) {
-          for (const edge of root.querySelectorAll(`path[data-id^="L_${CSS.escape(path[i - 1])}_${CSS.escape(path[i])}_"]`)) {
-            edge.classList.add("fl-path-edge");
-          }
-        }
-        scrollIntoBox(root, root.querySelector<SVGGElement>(`g.node[data-node="${CSS.escape(current)}"]`));
-      }, 0),
-    );
-    return () => {
-      cancelled = true;
-      cancelAnimationFrame(frame);
-    };
+      }
+      scrollIntoBox(root, root.querySelector<SVGGElement>(`g.node[data-node="${CSS.escape(current)}"]`));
+    });
   }, [markup, path, current, inspected]);
 
   if (!markup) {

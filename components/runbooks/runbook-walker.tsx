@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useCallback, useEffect, useMemo, useState } from "react";
+import { afterPaint } from "@/lib/after-paint";
 import { answerKeys, formatPath, nodeMap } from "@/lib/runbooks/walk";
 import { Diagram } from "./diagram";
 import { KindBadge, StepDetails } from "./step-details";
@@ -29,15 +30,13 @@ export function RunbookWalker({ runbook, svg, flowchart, initialPath, problem, c
   const go = useCallback((next: string[]) => {
     setPath(next);
     setInspected(null);
-    // Next's router re-syncs on every history change; doing it after the new step is painted keeps
+    // Next's router re-syncs on every history change; doing it once the new step is painted keeps
     // that work out of the time between the answer and the next question.
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        const url = new URL(window.location.href);
-        url.searchParams.set("path", formatPath(next));
-        window.history.replaceState(window.history.state, "", url);
-      }, 0),
-    );
+    afterPaint(() => {
+      const url = new URL(window.location.href);
+      url.searchParams.set("path", formatPath(next));
+      window.history.replaceState(window.history.state, "", url);
+    });
   }, []);
   const answer = useCallback((to: string) => go([...path, to]), [go, path]);
   const back = useCallback(() => path.length > 1 && go(path.slice(0, -1)), [go, path]);
