@@ -1,0 +1,40 @@
+// The catalog's signal ids this code can emit, and the shape every check returns. A test holds the list
+// against catalog/signals.yaml, so an id renamed there fails here instead of silently matching nothing.
+
+export const SIGNAL_IDS = [
+  "kms.plugin.unhealthy",
+  "kms.report.stale",
+  "kms.report.orphaned",
+  "kms.report.clock-skew",
+  "kms.kek.disagreement",
+  "kms.migration.in-progress",
+  "apiserver.kms-providers.failing",
+  "openbao.sealed",
+  "openbao.unreachable",
+  "openbao.uninitialized",
+  "openbao.standby",
+  "transit.key.deletion-allowed",
+  "transit.key.min-decryption-raised",
+  "transit.key.missing",
+  "webhook.missing",
+  "webhook.ca.expiring",
+  "operator.unavailable",
+  "ebpf.daemonset.unavailable",
+] as const;
+export type SignalId = (typeof SIGNAL_IDS)[number];
+
+export type SignalState = "ok" | "warning" | "critical" | "unknown";
+
+export interface Signal {
+  id: SignalId;
+  /** What the check is about: "master-1/2" (node/keyID), "master-2", "keyID 2", "openbao", "cluster". */
+  subject: string;
+  state: SignalState;
+  detail: string;
+  /** The parsed piece the verdict rests on; parsers already leave tokens and key material out. */
+  evidence: unknown;
+}
+
+export function createSignal(id: SignalId, subject: string, state: SignalState, detail: string, evidence: unknown): Signal {
+  return { id, subject, state, detail, evidence };
+}

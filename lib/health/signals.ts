@@ -1,0 +1,41 @@
+import { deriveKmsMatrixSignals, deriveKmsProvidersSignals } from "./derive-kms-signals";
+import { deriveOpenBaoSignals, deriveTransitSignals, type OpenBaoInput, type TransitInput } from "./derive-openbao-signals";
+import { deriveOperatorSignals, deriveEbpfSignals, deriveWebhookSignals } from "./derive-workload-signals";
+import type { KmsMatrix } from "./kms-matrix";
+import type { KmsProvidersHealth } from "./parse-apiserver-health";
+import type { DaemonSetView, DeploymentView, WebhookConfigurationView } from "./read-workloads";
+import type { Signal } from "./signal-model";
+
+// Turns parsed views into catalog signals (catalog/signals.yaml): one per check and subject, "ok" included,
+// so an incident keyed by (id, subject) can also see its check pass again.
+
+export { SIGNAL_IDS, type Signal, type SignalId, type SignalState } from "./signal-model";
+export type { OpenBaoInput, TransitInput } from "./derive-openbao-signals";
+
+export interface SignalInput {
+  matrix?: KmsMatrix;
+  kmsProviders?: { node: string; health: KmsProvidersHealth }[];
+  openbao?: OpenBaoInput;
+  transit?: TransitInput;
+  operator?: DeploymentView;
+  ebpf?: DaemonSetView;
+  /** null: looked for and not found. undefined: not checked. */
+  webhook?: WebhookConfigurationView | null;
+  now: Date;
+  caWarningDays?: number;
+}
+
+const DEFAULT_CA_WARNING_DAYS = 30;
+
+/** Every check the input allows, in a fixed order: KMS reports, API servers, OpenBao, Transit, workloads. */
+export function deriveSignals(input: SignalInput): Signal[] {
+  return [
+    ...(input.matrix ? deriveKmsMatrixSignals(input.matrix) : []),
+    ...(input.kmsProviders ? deriveKmsProvidersSignals(input.kmsProviders) : []),
+    ...(input.openbao ? deriveOpenBaoSignals(input.openbao) : []),
+    ...(input.transit ? deriveTransitSignals(input.transit) : []),
+    ...(input.webhook !== undefined ? deriveWebhookSignals(input.webhook, input.now, input.caWarningDays ?? DEFAULT_CA_WARNING_DAYS) : []),
+    ...(input.operator ? deriveOperatorSignals(input.operator) : []),
+    ...(input.ebpf ? deriveEbpfSignals(input.ebpf) : []),
+  ];
+}
