@@ -1,0 +1,87 @@
+import type { RawObservation, Sources } from "@/lib/monitor/collect";
+import { buildKmsMatrix, type KmsMatrix } from "./kms-matrix";
+import { parseKmsProvidersHealth } from "./parse-apiserver-health";
+import { parseOpenBaoHealth, parseTransitKey } from "./parse-openbao";
+import { readClusterOperator } from "./read-cluster-operator";
+import { readOperatorStatus } from "./read-operator-status";
+import { readDaemonSet, readDeployment, readWebhookConfiguration } from "./read-workloads";
+import { deriveSignals, type OpenBaoInput, type Signal, type TransitInput } from "./signals";
+
+// One cluster's health from the last-known value of each source: the KMS matrix and rollup, the
+// ClusterOperator's own verdict beside it, every signal, and which sources are down since when.
+
+export interface ClusterHealth {
+  name: string;
+  simulated: boolean;
+  checkedAt: string;
+  intervalSeconds: number;
+  sources: { name: string; up: boolean; lastSuccess?: string; downSince?: string; lastError?: string }[];
+  matrix?: KmsMatrix;
+  clusterOperator?: { degraded?: string; reason?: string; message?: string };
+  /** Set when the ClusterOperator and Faultline's rollup do not agree. */
+  disagreement?: string;
+  signals: Signal[];
+  summary: { state: "ok" | "degraded" | "unknown"; line: string };
+}
+
+const CONTROL_PLANE = ["node-role.kubernetes.io/master", "node-role.kubernetes.io/control-plane"];
+
+function nodesOf(value: RawObservation["nodes"]) {
+  return (value ?? []).flatMap((node) => {
+    const meta = (node as { metadata?: { name?: string; labels?: Record<string, string>; creationTimestamp?: string | Date } }).metadata;
+    if (!meta?.name) return [];
+    const created = meta.creationTimestamp instanceof Date ? meta.creationTimestamp.toISOString() : meta.creationTimestamp;
+    return [{ name: meta.name, controlPlane: CONTROL_PLANE.some((l) => l in (meta.labels ?? {})), firstSeen: created }];
+  });
+}
+
+export function composeClusterHealth(input: { name: string; simulated: boolean; intervalSeconds: number; sources: Sources; now: Date }): ClusterHealth {
+  const { sources, now } = input;
+  const cr = sources.kubeapiserver?.value;
+  const matrix = cr ? buildKmsMatrix({ now, intervalSeconds: input.intervalSeconds, sources: [{ source: "kubeapiservers", view: readOperatorStatus(cr) }], nodes: nodesOf(sources.nodes?.value) }) : undefined;
+  const kms = sources.kmsProviders?.value;
+  const bao = sources.openbao?.value;
+  const openbao: OpenBaoInput | undefined = bao ? ("unreachable" in bao ? bao : parseOpenBaoHealth(bao.status, bao.body)) : undefined;
+  const transitRaw = sources.transit?.value;
+  const transit: TransitInput | undefined = transitRaw ? parseTransitKey(transitRaw.body) : undefined;
+  const webhookRaw = sources.webhook?.value;
+  const signals = deriveSignals({
+    now,
+    matrix,
+    kmsProviders: kms ? [{ node: "api", health: parseKmsProvidersHealth(kms.status, kms.body) }] : undefined,
+    openbao,
+    transit,
+    operator: sources.operator?.value ? readDeployment(sources.operator.value) : undefined,
+    ebpf: sources.ebpf?.value ? readDaemonSet(sources.ebpf.value) : undefined,
+    webhook: webhookRaw === null ? null : webhookRaw ? readWebhookConfiguration(webhookRaw) : undefined,
+  });
+  const co = sources.clusterOperator?.value ? readClusterOperator(sources.clusterOperator.value).degraded : undefined;
+  const clusterOperator = co ? { degraded: co.status, reason: co.reason, message: co.message } : undefined;
+  const rollupDegraded = matrix?.rollup.degraded;
+  const disagreement =
+    clusterOperator && rollupDegraded !== undefined && (clusterOperator.degraded === "True") !== rollupDegraded
+      ? rollupDegraded
+        ? "The ClusterOperator says Degraded=False, but the KMS plugins' own reports say otherwise: the shipped operator has no KMS health aggregator."
+        : "The ClusterOperator says Degraded=True for a reason outside the KMS plugins' reports."
+      : undefined;
+  const kubeDown = sources.kubeapiserver && !sources.kubeapiserver.up;
+  const summary: ClusterHealth["summary"] = !matrix
+    ? { state: "unknown", line: kubeDown ? `cluster API unreachable since ${sources.kubeapiserver?.downSince}; nothing known yet` : "no KMS health read yet" }
+    : kubeDown
+      ? { state: "unknown", line: `cluster API unreachable since ${sources.kubeapiserver?.downSince}; showing the last known state` }
+      : matrix.rollup.degraded
+        ? { state: "degraded", line: `${matrix.rollup.reasons[0]}${matrix.rollup.reasons.length > 1 ? ` (+${matrix.rollup.reasons.length - 1} more)` : ""}` }
+        : { state: "ok", line: `${matrix.rows.filter((r) => r.present).length} nodes, ${matrix.cells.length} plugin reports healthy and fresh` };
+  return {
+    name: input.name,
+    simulated: input.simulated,
+    checkedAt: now.toISOString(),
+    intervalSeconds: input.intervalSeconds,
+    sources: Object.values(sources).map((s) => ({ name: s!.name, up: s!.up, lastSuccess: s!.lastSuccess, downSince: s!.downSince, lastError: s!.lastError })),
+    matrix,
+    clusterOperator,
+    disagreement,
+    signals,
+    summary,
+  };
+}

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SimCluster } from "@/lib/sim/cluster";
+import { kubeconfigFor } from "@/lib/sim/kubeconfig";
+import { setScenario } from "@/lib/sim/scenarios";
+import { SimServer } from "@/lib/sim/server";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pollOnce, type Monitored } from "./monitor";
+
+// The monitor against the simulated cluster over HTTP, with the real client: what the page will show.
+
+let server: SimServer;
+let dir: string;
+let entry: Monitored;
+
+beforeAll(async () => {
+  server = new SimServer({ cluster: new SimCluster({ nodes: 3, intervalMs: 60_000 }) });
+  const endpoints = await server.start();
+  dir = mkdtempSync(path.join(tmpdir(), "faultline-monitor-"));
+  const kubeconfig = path.join(dir, "demo.kubeconfig");
+  writeFileSync(kubeconfig, kubeconfigFor("demo", endpoints));
+  entry = {
+    target: { cluster: { name: "demo", kubeconfig, inCluster: false, intervalSeconds: 30, openbao: { address: endpoints.url, transitKey: "k8s-kek" } }, openBaoToken: endpoints.openBaoToken },
+    simulated: true,
+    sources: {},
+  };
+});
+afterAll(async () => {
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("monitor", () => {
+  it("reads a healthy cluster with every source up", async () => {
+    const health = await pollOnce(entry);
+    expect(health.sources.filter((s) => !s.up)).toEqual([]);
+    expect(health.summary.state).toBe("ok");
+    expect(health.matrix?.cells.map((c) => `${c.node}/${c.keyID}:${c.status}`)).toEqual(["master-0/1:healthy", "master-1/1:healthy", "master-2/1:healthy"]);
+    expect(health.signals.filter((s) => s.state === "critical")).toEqual([]);
+  });
+
+  it("turns the plugin's cell unhealthy, raises its signal, and notes that the ClusterOperator disagrees", async () => {
+    // The API server behind the kubeconfig is master-0's instance, so strike master-0.
+    setScenario(server.cluster, "kms-plugin-unavailable", true, { node: "master-0" });
+    const health = await pollOnce(entry);
+    setScenario(server.cluster, "kms-plugin-unavailable", false);
+    expect(health.matrix?.cells.find((c) => c.node === "master-0")).toMatchObject({ status: "error", detail: expect.stringContaining("connection refused") });
+    expect(health.summary).toMatchObject({ state: "degraded", line: expect.stringMatching(/^master-0: keyID 1/) });
+    expect(health.signals).toContainEqual(expect.objectContaining({ id: "kms.plugin.unhealthy", state: "critical" }));
+    expect(health.signals).toContainEqual(expect.objectContaining({ id: "apiserver.kms-providers.failing", state: "critical" }));
+    expect(health.disagreement).toMatch(/Degraded=False/);
+  });
+
+  it("keeps the last-known state and says since when when the cluster API is down", async () => {
+    await server.stop();
+    try {
+      const health = await pollOnce(entry);
+      const kube = health.sources.find((s) => s.name === "kubeapiserver")!;
+      expect(kube).toMatchObject({ up: false, downSince: expect.any(String) });
+      expect(health.matrix?.cells).toHaveLength(3);
+      expect(health.summary).toMatchObject({ state: "unknown", line: expect.stringContaining("showing the last known state") });
+      expect(health.signals.find((s) => s.id === "openbao.unreachable")?.state).toBe("critical");
+    } finally {
+      await server.start();
+    }
+  });
+});
