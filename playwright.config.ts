@@ -33,7 +33,7 @@ export default defineConfig({
   webServer: {
     command: "npm start",
     url: `http://127.0.0.1:${PORT}/api/readyz`,
-    env: { PORT: String(PORT), HOST: "127.0.0.1", FAULTLINE_DATA_DIR: ".data/e2e", FAULTLINE_DEMO_INTERVAL_SECONDS: "2" },
+    env: { PORT: String(PORT), HOST: "127.0.0.1", FAULTLINE_DATA_DIR: ".data/e2e", FAULTLINE_DEMO_INTERVAL_SECONDS: "2", FAULTLINE_POLL_SECONDS: "1" },
     reuseExistingServer: false,
     timeout: 300_000,
     stdout: "pipe",

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { DemoBanner } from "@/components/demo/demo-banner";
+import { Providers } from "@/components/providers";
 import { SiteNav } from "@/components/site-nav";
 import "./globals.css";
 
@@ -21,7 +22,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           <SiteNav />
         </header>
         <DemoBanner />
-        <main>{children}</main>
+        <main>
+          <Providers>{children}</Providers>
+        </main>
         <footer className="site-footer">Faultline · read-only · catalog ids are stable and safe to link from alerts</footer>
       </body>
     </html>

@@ -40,12 +40,15 @@ export default function HomePage() {
         <section className="panel">
           <h3>During an incident</h3>
           <p>
-            Live per-node KMS plugin health, the protection stack and OpenBao, with incidents opened from signals.{" "}
-            <span className="soon-tag">not built yet</span>
+            Live per-node KMS plugin health, the API server&apos;s own check, OpenBao and the protection stack, each
+            signal linked to its failure modes and runbooks.
           </p>
           <p>
-            Until then: <Link href="/catalog?startup=yes">what blocks API-server start-up</Link>, or search the catalog
-            for the error you see. Rehearse first on the simulated cluster: <Link href="/game-day">Game day</Link>.
+            <Link className="button button-primary" href="/health">Live health</Link>{" "}
+            <Link href="/catalog?startup=yes">what blocks API-server start-up</Link>
+          </p>
+          <p className="muted">
+            Rehearse first on the simulated cluster: <Link href="/game-day">Game day</Link>.
           </p>
         </section>
         <section className="panel">

@@ -11,6 +11,7 @@ describe("environment", () => {
       FAULTLINE_DEMO: "on",
       FAULTLINE_DEMO_NODES: 3,
       FAULTLINE_DEMO_INTERVAL_SECONDS: 30,
+      FAULTLINE_POLL_SECONDS: 2,
     });
   });
 

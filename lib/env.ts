@@ -38,6 +38,9 @@ export const EnvSchema = z.object({
     .default(3000),
   FAULTLINE_DATA_DIR: z.string().min(1, "must not be empty").default(".data"),
   FAULTLINE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  // Which clusters to watch (docs/clusters.md); unset means the built-in demo cluster.
+  FAULTLINE_CLUSTERS_FILE: z.string().min(1, "must be a path to a clusters YAML file").optional(),
+  FAULTLINE_POLL_SECONDS: z.coerce.number({ message: "must be a number" }).min(1, "must be 1-60").max(60, "must be 1-60").default(2),
   // The built-in simulated cluster; the default while no real cluster is configured.
   FAULTLINE_DEMO: z.enum(["on", "off"]).default("on"),
   FAULTLINE_DEMO_NODES: z.coerce.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be 1-5000").max(5000, "must be 1-5000").default(3),

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
+import { ApiServerSwitch } from "@/components/demo/api-server-switch";
 import { ClusterNow } from "@/components/demo/cluster-now";
 import { ScenarioTable, type ScenarioRow } from "@/components/demo/scenario-table";
 import { getCatalog } from "@/lib/catalog/queries";
@@ -50,6 +51,7 @@ export default async function GameDayPage() {
       <div className="two-col">
         <ScenarioTable rows={rows} nodes={nodes} refreshSeconds={Math.min(interval, 10)} />
         <aside className="sticky">
+          <ApiServerSwitch initiallyUp={demo.sim.server.running} />
           <ClusterNow snapshot={readDemoSnapshot(demo.cluster)} intervalSeconds={interval} />
         </aside>
       </div>

@@ -11,7 +11,7 @@ type Store = Record<symbol, Promise<RunningSim> | undefined>;
 
 export function startDemoCluster(): Promise<RunningSim> | undefined {
   const env = loadEnv();
-  if (env.FAULTLINE_DEMO === "off") return undefined;
+  if (env.FAULTLINE_DEMO === "off" || env.FAULTLINE_CLUSTERS_FILE) return undefined;
   const store = globalThis as unknown as Store;
   store[KEY] ??= startSimulatedCluster({
     name: "demo",

@@ -43,6 +43,10 @@ export class SimServer {
     this.port = opts.port ?? 0;
   }
 
+  get running(): boolean {
+    return this.server !== undefined;
+  }
+
   get cluster(): SimCluster {
     return this.opts.cluster;
   }

@@ -1,0 +1,132 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import type { ClusterHealth } from "@/lib/health/cluster-health";
+import { Badge, type Tone } from "@/components/ui/badge";
+
+export type SignalLinks = Record<string, { catalog: { id: string; title: string }[]; runbooks: { id: string; title: string }[] }>;
+
+const STATE_TONE: Record<string, Tone> = { ok: "green", healthy: "green", degraded: "red", critical: "red", unhealthy: "red", error: "red", warning: "orange", unknown: "orange" };
+
+function age(from: string | undefined, now: string): string {
+  if (!from) return "never";
+  const s = Math.round((Date.parse(now) - Date.parse(from)) / 1000);
+  return s < 0 ? `${-s}s in the future` : s < 120 ? `${s}s ago` : `${Math.round(s / 60)} min ago`;
+}
+
+async function fetchHealth(name: string): Promise<ClusterHealth> {
+  const response = await fetch(`/api/v1/clusters/${encodeURIComponent(name)}/health`, { cache: "no-store" });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response.json();
+}
+
+export function ClusterHealthView({ initial, links, pollMs }: { initial: ClusterHealth; links: SignalLinks; pollMs: number }) {
+  const query = useQuery({ queryKey: ["cluster-health", initial.name], queryFn: () => fetchHealth(initial.name), initialData: initial, refetchInterval: pollMs });
+  const h = query.data;
+  const keyIDs = [...new Set(h.matrix?.cells.map((c) => c.keyID) ?? [])];
+  const signals = [...h.signals].sort((a, b) => rank(a.state) - rank(b.state));
+  const down = h.sources.filter((s) => !s.up);
+  return (
+    <section className="cluster" data-testid={`cluster-${h.name}`}>
+      <h2>
+        {h.name} {h.simulated ? <Badge tone="purple">simulated</Badge> : null}
+      </h2>
+      <div className={`rollup rollup-${h.summary.state}`} data-testid="rollup" role="status">
+        <strong>{h.summary.state === "ok" ? "KMS healthy" : h.summary.state === "degraded" ? "KMS degraded" : "KMS health unknown"}</strong>: {h.summary.line}
+        {h.matrix && h.matrix.rollup.reasons.length > 1 ? (
+          <ul>
+            {h.matrix.rollup.reasons.map((r) => (
+              <li key={r}>{r}</li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+      {query.isError ? <p className="callout">Faultline itself could not be reached just now; showing what it last said ({age(h.checkedAt, new Date().toISOString())}).</p> : null}
+      {down.length > 0 ? (
+        <div className="callout" data-testid="sources-down">
+          {down.map((s) => (
+            <div key={s.name}>
+              <strong>{s.name}</strong> is down: stale since {s.downSince} ({age(s.downSince, h.checkedAt)}); last error: {s.lastError}. Its panels show the last known values.
+            </div>
+          ))}
+        </div>
+      ) : null}
+      <p className="muted">
+        ClusterOperator kube-apiserver: Degraded={h.clusterOperator?.degraded ?? "?"} {h.clusterOperator?.reason ? `(${h.clusterOperator.reason})` : ""}
+        {h.disagreement ? <span className="badge badge-orange" style={{ marginLeft: 8 }}>disagrees with Faultline</span> : null}
+      </p>
+      {h.disagreement ? <p className="callout" data-testid="disagreement">{h.disagreement}</p> : null}
+      {h.matrix ? (
+        <table className="data matrix-health" data-testid="kms-matrix">
+          <thead>
+            <tr>
+              <th scope="col">Node</th>
+              {keyIDs.map((k) => (
+                <th key={k} scope="col">keyID {k}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {h.matrix.rows.map((row) => (
+              <tr key={row.node} data-node={row.node}>
+                <th scope="row">
+                  {row.node}
+                  <span className="sub">{row.state}{!row.present ? " (node gone)" : ""}</span>
+                </th>
+                {keyIDs.map((k) => {
+                  const cell = h.matrix!.cells.find((c) => c.node === row.node && c.keyID === k);
+                  return (
+                    <td key={k} data-cell={`${row.node}/${k}`}>
+                      {cell ? (
+                        <>
+                          <Badge tone={STATE_TONE[cell.status] ?? "grey"}>{cell.status}</Badge> {cell.kekID ? <code>{cell.kekID}</code> : null}
+                          <span className="sub">
+                            {age(cell.lastChecked, h.checkedAt)}
+                            {cell.stale ? " · stale" : ""}
+                            {cell.future ? " · clock ahead" : ""}
+                          </span>
+                          {cell.detail ? <span className="sub">{cell.detail}</span> : null}
+                        </>
+                      ) : (
+                        <span className="muted">{row.state === "unparseable" ? "unparseable report" : "no report"}</span>
+                      )}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {h.matrix ? (
+        <p className="muted">
+          {h.matrix.agreement.map((a) => `keyID ${a.keyID}: ${a.agree ? "nodes agree on the KEK" : `nodes DISAGREE (${a.kekIDs.map((k) => `${k.kekID} on ${k.nodes.join(", ")}`).join("; ")})`}`).join(" · ")}
+          {h.matrix.migration.inProgress ? ` · migration in progress (keyIDs ${h.matrix.migration.keyIDs.join(", ")})` : ""}
+        </p>
+      ) : null}
+      <h3>Signals</h3>
+      <ul className="plain signals" data-testid="signals">
+        {signals.map((s) => (
+          <li key={`${s.id}/${s.subject}`} data-signal={s.id} data-state={s.state}>
+            <Badge tone={STATE_TONE[s.state] ?? "grey"}>{s.state}</Badge> <code>{s.id}</code> <span className="muted">{s.subject}</span>: {s.detail}
+            {s.state !== "ok" && links[s.id] ? (
+              <div className="links">
+                {links[s.id].catalog.map((c) => (
+                  <Link key={c.id} className="chip" href={`/catalog/${c.id}`}>{c.title}</Link>
+                ))}
+                {links[s.id].runbooks.map((r) => (
+                  <Link key={r.id} className="chip chip-runbook" href={`/runbooks/${r.id}`}>▶ {r.title}</Link>
+                ))}
+              </div>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function rank(state: string): number {
+  return { critical: 0, warning: 1, unknown: 2, ok: 3 }[state] ?? 4;
+}

@@ -1,0 +1,69 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+import { shot } from "./helpers";
+
+// Against the in-process demo cluster
+// (playwright.config.ts: reporters every 2 s, monitor every 1 s), so the stale threshold is 4 x 2 s = 8 s.
+
+test.afterEach(async ({ request }) => {
+  await request.post("/api/v1/demo/api-server", { data: { state: "up" } });
+  for (const id of ["kms-plugin-unavailable", "reporter-stale"]) await request.delete(`/api/v1/demo/scenarios/${id}`);
+});
+
+test("a plugin failing on one node reaches the open page within seconds, and clears", async ({ page, request }) => {
+  await page.goto("/health");
+  const cell = page.locator('[data-cell="master-1/1"]');
+  await expect(cell).toContainText("healthy");
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    let t0 = Date.now();
+    await request.post("/api/v1/demo/scenarios/kms-plugin-unavailable", { data: { node: "master-1" } });
+    await expect(cell).toContainText("error", { timeout: 8000 });
+    times.push(Date.now() - t0);
+    if (i === 0) {
+      await expect(page.getByTestId("rollup")).toContainText("KMS degraded");
+      await expect(page.getByTestId("disagreement")).toBeVisible();
+      await expect(page.locator('[data-signal="kms.plugin.unhealthy"][data-state="critical"]')).toBeVisible();
+      await shot(page, "40-health-plugin-down");
+    }
+    t0 = Date.now();
+    await request.delete("/api/v1/demo/scenarios/kms-plugin-unavailable");
+    await expect(cell).toContainText("healthy", { timeout: 8000 });
+    times.push(Date.now() - t0);
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  const result = { changes: times.length, medianMs: sorted[Math.floor(sorted.length / 2)], p95Ms: sorted[Math.ceil(sorted.length * 0.95) - 1], all: times };
+  mkdirSync("test-results", { recursive: true });
+  writeFileSync("test-results/health-latency.json", JSON.stringify(result, null, 2));
+  console.log(`change to screen over ${times.length} changes: median ${result.medianMs} ms, p95 ${result.p95Ms} ms`);
+});
+
+test("a reporter that stops writing turns its node Unknown after the threshold", async ({ page, request }) => {
+  await page.goto("/health");
+  await request.post("/api/v1/demo/scenarios/reporter-stale", { data: { node: "master-2" } });
+  const cell = page.locator('[data-cell="master-2/1"]');
+  await expect(cell).toContainText("unknown", { timeout: 20_000 });
+  await expect(cell).toContainText("stale");
+  await expect(page.getByTestId("rollup")).toContainText("master-2: report stale");
+});
+
+test("the cluster API going down shows the last known state as stale, and the page recovers by itself", async ({ page, request }) => {
+  await page.goto("/health");
+  await expect(page.getByTestId("kms-matrix")).toBeVisible();
+  await request.post("/api/v1/demo/api-server", { data: { state: "down" } });
+  const banner = page.getByTestId("sources-down");
+  await expect(banner).toContainText("kubeapiserver is down: stale since", { timeout: 8000 });
+  await expect(page.getByTestId("kms-matrix")).toBeVisible();
+  await expect(page.getByTestId("rollup")).toContainText("showing the last known state");
+  await shot(page, "41-health-api-down");
+  await request.post("/api/v1/demo/api-server", { data: { state: "up" } });
+  await expect(banner).toHaveCount(0, { timeout: 8000 });
+  await expect(page.getByTestId("rollup")).toContainText("KMS healthy");
+});
+
+test("the clusters API lists the demo cluster and a JSON 404 for others", async ({ request }) => {
+  const list = await (await request.get("/api/v1/clusters")).json();
+  expect(list.clusters[0]).toMatchObject({ name: "demo", simulated: true });
+  const missing = await request.get("/api/v1/clusters/prod/health");
+  expect(missing.status()).toBe(404);
+});
