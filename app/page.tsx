@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { ClusterSummaries } from "@/components/health/cluster-summaries";
 import { countCatalog } from "@/lib/catalog/queries";
 
 export default function HomePage() {
@@ -34,6 +35,8 @@ export default function HomePage() {
           <span>live signals defined</span>
         </div>
       </div>
+
+      <ClusterSummaries />
 
       <h2>Three ways in</h2>
       <div className="grid grid-3">
