@@ -43,7 +43,8 @@ export function composeClusterHealth(input: { name: string; simulated: boolean; 
   const bao = sources.openbao?.value;
   const openbao: OpenBaoInput | undefined = bao ? ("unreachable" in bao ? bao : parseOpenBaoHealth(bao.status, bao.body)) : undefined;
   const transitRaw = sources.transit?.value;
-  const transit: TransitInput | undefined = transitRaw ? parseTransitKey(transitRaw.body) : undefined;
+  // Only a 200 or a 404 says anything about the key; a sealed or failing OpenBao leaves it unknown.
+  const transit: TransitInput | undefined = transitRaw && (transitRaw.status === 200 || transitRaw.status === 404) ? parseTransitKey(transitRaw.body) : undefined;
   const webhookRaw = sources.webhook?.value;
   const signals = deriveSignals({
     now,

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pollOnce, type Monitored } from "./monitor";
+import { newMemo } from "./persist";
 
 // The monitor against the simulated cluster over HTTP, with the real client: what the page will show.
 
@@ -24,6 +25,7 @@ beforeAll(async () => {
     target: { cluster: { name: "demo", kubeconfig, inCluster: false, intervalSeconds: 30, openbao: { address: endpoints.url, transitKey: "k8s-kek" } }, openBaoToken: endpoints.openBaoToken },
     simulated: true,
     sources: {},
+    memo: newMemo(),
   };
 });
 afterAll(async () => {
@@ -50,6 +52,14 @@ describe("monitor", () => {
     expect(health.signals).toContainEqual(expect.objectContaining({ id: "kms.plugin.unhealthy", state: "critical" }));
     expect(health.signals).toContainEqual(expect.objectContaining({ id: "apiserver.kms-providers.failing", state: "critical" }));
     expect(health.disagreement).toMatch(/Degraded=False/);
+  });
+
+  it("does not call the Transit key missing while OpenBao is sealed", async () => {
+    setScenario(server.cluster, "openbao-sealed", true);
+    const health = await pollOnce(entry);
+    setScenario(server.cluster, "openbao-sealed", false);
+    expect(health.signals.find((s) => s.id === "openbao.sealed")?.state).toBe("critical");
+    expect(health.signals.filter((s) => s.id === "transit.key.missing" && s.state === "critical")).toEqual([]);
   });
 
   it("keeps the last-known state and says since when when the cluster API is down", async () => {

@@ -1,11 +1,14 @@
 import "server-only";
+import { getDb } from "@/lib/db/client";
+import type { PrismaClient } from "@/lib/db/generated/client";
 import { composeClusterHealth, type ClusterHealth } from "@/lib/health/cluster-health";
 import { connect } from "@/lib/kube/client";
 import { collect, type CollectTarget, type Sources } from "./collect";
+import { loadPersisted, newMemo, persistRound, type PersistMemo } from "./persist";
 
 // One polling loop per cluster inside the server process. Pages and APIs read the latest health
-// from memory, so any number of open tabs costs the cluster nothing. (Watches, a Postgres-held
-// lock across replicas and history come with the rest of live health.)
+// from memory, so any number of open tabs costs the cluster nothing; changes go to Postgres.
+// (Watches and a Postgres-held lock across replicas come with the rest of live health.)
 
 export interface Monitored {
   target: CollectTarget;
@@ -13,6 +16,8 @@ export interface Monitored {
   sources: Sources;
   health?: ClusterHealth;
   timer?: NodeJS.Timeout;
+  memo: PersistMemo;
+  persisting?: boolean;
 }
 
 const KEY = Symbol.for("faultline.monitors");
@@ -40,7 +45,7 @@ export function startMonitor(target: CollectTarget, opts: { simulated: boolean; 
   const map = monitors();
   const previous = map.get(target.cluster.name);
   if (previous?.timer) clearInterval(previous.timer);
-  const entry: Monitored = { target, simulated: opts.simulated, sources: {} };
+  const entry: Monitored = { target, simulated: opts.simulated, sources: {}, memo: newMemo() };
   map.set(target.cluster.name, entry);
   let running = false;
   const tick = async () => {
@@ -48,16 +53,47 @@ export function startMonitor(target: CollectTarget, opts: { simulated: boolean; 
     running = true;
     try {
       await pollOnce(entry);
+      persistInBackground(entry);
     } catch (error) {
       console.error(`[faultline] monitor ${target.cluster.name}: ${(error as Error).message}`);
     } finally {
       running = false;
     }
   };
-  void tick();
+  // What was known before a restart comes back first, so a cluster that is down still shows its last state.
+  const restored = restore(entry).catch(() => undefined);
+  void restored.then(tick);
   entry.timer = setInterval(tick, opts.pollSeconds * 1000);
   entry.timer.unref();
   return entry;
+}
+
+function database(): PrismaClient | undefined {
+  try {
+    return getDb();
+  } catch {
+    return undefined; // no database yet: live health still works, only without history
+  }
+}
+
+async function restore(entry: Monitored): Promise<void> {
+  const db = database();
+  if (!db) return;
+  const { sources, memo } = await loadPersisted(db, entry.target.cluster.name);
+  entry.sources = { ...sources, ...entry.sources };
+  entry.memo = memo;
+}
+
+/** Writes changes without holding up the next poll; a round that fails is retried with the next. */
+function persistInBackground(entry: Monitored): void {
+  const db = database();
+  if (!db || !entry.health || entry.persisting) return;
+  entry.persisting = true;
+  persistRound(db, entry.health, entry.sources, entry.memo, new Date())
+    .catch((error: unknown) => console.error(`[faultline] monitor ${entry.target.cluster.name}: could not store health: ${(error as Error).message.split("\n")[0]}`))
+    .finally(() => {
+      entry.persisting = false;
+    });
 }
 
 export function listClusterHealth(): ClusterHealth[] {
