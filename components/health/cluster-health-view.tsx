@@ -45,9 +45,10 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
       {query.isError ? <p className="callout">Faultline itself could not be reached just now; showing what it last said ({age(h.checkedAt, new Date().toISOString())}).</p> : null}
       {down.length > 0 ? (
         <div className="callout" data-testid="sources-down">
-          {down.map((s) => (
-            <div key={s.name}>
-              <strong>{s.name}</strong> is down: stale since {s.downSince} ({age(s.downSince, h.checkedAt)}); last error: {s.lastError}. Its panels show the last known values.
+          {groupDown(down).map((g) => (
+            <div key={g.key}>
+              <strong>{g.names.join(", ")}</strong> {g.names.length === 1 ? "is" : "are"} down: stale since {g.since} ({age(g.since, h.checkedAt)}); last error: {g.error}.
+              {" "}{g.names.length === 1 ? "Its panels show" : "Their panels show"} the last known values.
             </div>
           ))}
         </div>
@@ -106,25 +107,47 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
         </p>
       ) : null}
       <h3>Signals</h3>
-      <ul className="plain signals" data-testid="signals">
-        {signals.map((s) => (
-          <li key={`${s.id}/${s.subject}`} data-signal={s.id} data-state={s.state}>
-            <Badge tone={STATE_TONE[s.state] ?? "grey"}>{s.state}</Badge> <code>{s.id}</code> <span className="muted">{s.subject}</span>: {s.detail}
-            {s.state !== "ok" && links[s.id] ? (
-              <div className="links">
-                {links[s.id].catalog.map((c) => (
-                  <Link key={c.id} className="chip" href={`/catalog/${c.id}`}>{c.title}</Link>
-                ))}
-                {links[s.id].runbooks.map((r) => (
-                  <Link key={r.id} className="chip chip-runbook" href={`/runbooks/${r.id}`}>▶ {r.title}</Link>
-                ))}
-              </div>
-            ) : null}
-          </li>
-        ))}
-      </ul>
+      <SignalList signals={signals.filter((x) => x.state !== "ok")} links={links} />
+      <details className="passing">
+        <summary>{signals.filter((x) => x.state === "ok").length} checks passing</summary>
+        <SignalList signals={signals.filter((x) => x.state === "ok")} links={links} />
+      </details>
     </section>
   );
+}
+
+function SignalList({ signals, links }: { signals: ClusterHealth["signals"]; links: SignalLinks }) {
+  return (
+    <ul className="plain signals" data-testid="signals">
+      {signals.map((s) => (
+        <li key={`${s.id}/${s.subject}`} data-signal={s.id} data-state={s.state}>
+          <Badge tone={STATE_TONE[s.state] ?? "grey"}>{s.state}</Badge> <code>{s.id}</code> <span className="muted">{s.subject}</span>: {s.detail}
+          {s.state !== "ok" && links[s.id] ? (
+            <div className="links">
+              {links[s.id].catalog.map((c) => (
+                <Link key={c.id} className="chip" href={`/catalog/${c.id}`}>{c.title}</Link>
+              ))}
+              {links[s.id].runbooks.map((r) => (
+                <Link key={r.id} className="chip chip-runbook" href={`/runbooks/${r.id}`}>▶ {r.title}</Link>
+              ))}
+            </div>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Sources that went down together for the same reason read as one line. */
+function groupDown(down: ClusterHealth["sources"]) {
+  const groups = new Map<string, { key: string; names: string[]; since?: string; error?: string }>();
+  for (const s of down) {
+    const key = `${s.downSince}|${s.lastError}`;
+    const group = groups.get(key) ?? { key, names: [], since: s.downSince, error: s.lastError };
+    group.names.push(s.name);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
 }
 
 function rank(state: string): number {
