@@ -70,7 +70,7 @@ test("the landing page gives one line per watched cluster", async ({ page }) => 
 
 test("the clusters API lists the demo cluster and a JSON 404 for others", async ({ request }) => {
   const list = await (await request.get("/api/v1/clusters")).json();
-  expect(list.clusters[0]).toMatchObject({ name: "demo", simulated: true });
+  expect(list.clusters[0]).toMatchObject({ name: "demo", simulated: true, monitor: "leader" });
   const missing = await request.get("/api/v1/clusters/prod/health");
   expect(missing.status()).toBe(404);
 });

@@ -6,8 +6,12 @@ import { SimServer } from "@/lib/sim/server";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pollOnce, type Monitored } from "./monitor";
-import { newMemo } from "./persist";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "@/lib/db/generated/client";
+import { migrate } from "@/lib/db/migrate";
+import { createTestDatabase } from "@/test/database";
+import { followOnce, pollOnce, type Monitored } from "./monitor";
+import { newMemo, persistRound } from "./persist";
 
 // The monitor against the simulated cluster over HTTP, with the real client: what the page will show.
 
@@ -26,6 +30,7 @@ beforeAll(async () => {
     simulated: true,
     sources: {},
     memo: newMemo(),
+    role: "alone",
   };
 });
 afterAll(async () => {
@@ -60,6 +65,26 @@ describe("monitor", () => {
     setScenario(server.cluster, "openbao-sealed", false);
     expect(health.signals.find((s) => s.id === "openbao.sealed")?.state).toBe("critical");
     expect(health.signals.filter((s) => s.id === "transit.key.missing" && s.state === "critical")).toEqual([]);
+  });
+
+  it("lets a follower process serve the health the leader stored, without reading the cluster", async () => {
+    const database = await createTestDatabase();
+    await migrate(database.url);
+    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url }) });
+    try {
+      setScenario(server.cluster, "kms-plugin-unavailable", true, { node: "master-2" });
+      const led = await pollOnce(entry);
+      setScenario(server.cluster, "kms-plugin-unavailable", false);
+      await persistRound(prisma, led, entry.sources, newMemo(), new Date());
+      const follower: Monitored = { ...entry, sources: {}, memo: newMemo(), role: "follower", health: undefined };
+      await followOnce(follower, prisma);
+      const statuses = (h: typeof led) => h.matrix?.cells.map((c) => `${c.node}:${c.status}`);
+      expect(statuses(follower.health!)).toEqual(statuses(led));
+      expect(follower.health!.summary.state).toBe("degraded");
+    } finally {
+      await prisma.$disconnect();
+      await database.drop();
+    }
   });
 
   it("keeps the last-known state and says since when when the cluster API is down", async () => {

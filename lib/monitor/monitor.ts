@@ -1,14 +1,16 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
+import { loadEnv } from "@/lib/env";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { composeClusterHealth, type ClusterHealth } from "@/lib/health/cluster-health";
 import { connect } from "@/lib/kube/client";
 import { collect, type CollectTarget, type Sources } from "./collect";
+import { createClusterLock } from "./leader";
 import { loadPersisted, newMemo, persistRound, type PersistMemo } from "./persist";
 
-// One polling loop per cluster inside the server process. Pages and APIs read the latest health
-// from memory, so any number of open tabs costs the cluster nothing; changes go to Postgres.
-// (Watches and a Postgres-held lock across replicas come with the rest of live health.)
+// One loop per cluster inside each server process. The process holding the cluster's advisory lock
+// reads the cluster and stores changes in Postgres; the others serve what it stored. Pages and APIs
+// read the latest health from memory, so any number of open tabs costs the cluster nothing.
 
 export interface Monitored {
   target: CollectTarget;
@@ -18,6 +20,8 @@ export interface Monitored {
   timer?: NodeJS.Timeout;
   memo: PersistMemo;
   persisting?: boolean;
+  /** "leader" reads the cluster; "follower" serves what the leader stored (another process holds the lock). */
+  role: "leader" | "follower" | "alone";
 }
 
 const KEY = Symbol.for("faultline.monitors");
@@ -45,15 +49,27 @@ export function startMonitor(target: CollectTarget, opts: { simulated: boolean; 
   const map = monitors();
   const previous = map.get(target.cluster.name);
   if (previous?.timer) clearInterval(previous.timer);
-  const entry: Monitored = { target, simulated: opts.simulated, sources: {}, memo: newMemo() };
+  const entry: Monitored = { target, simulated: opts.simulated, sources: {}, memo: newMemo(), role: "alone" };
+  const url = loadEnv().DATABASE_URL;
+  const lock = url
+    ? createClusterLock(url, target.cluster.name, (error) => console.error(`[faultline] monitor ${target.cluster.name}: lost the monitor lock (${error.message}); retrying`))
+    : undefined;
   map.set(target.cluster.name, entry);
   let running = false;
   const tick = async () => {
     if (running) return; // a slow cluster never stacks up overlapping rounds
     running = true;
     try {
-      await pollOnce(entry);
-      persistInBackground(entry);
+      const leading = lock ? await lock.tryAcquire().catch(() => false) : true;
+      const db = lock ? database() : undefined;
+      if (!leading && db) {
+        entry.role = "follower";
+        await followOnce(entry, db);
+      } else {
+        entry.role = lock ? "leader" : "alone";
+        await pollOnce(entry);
+        persistInBackground(entry);
+      }
     } catch (error) {
       console.error(`[faultline] monitor ${target.cluster.name}: ${(error as Error).message}`);
     } finally {
@@ -74,6 +90,13 @@ function database(): PrismaClient | undefined {
   } catch {
     return undefined; // no database yet: live health still works, only without history
   }
+}
+
+/** Another process holds the cluster: compose health from what it stored, without touching the cluster. */
+export async function followOnce(entry: Monitored, db: PrismaClient): Promise<void> {
+  const { sources } = await loadPersisted(db, entry.target.cluster.name);
+  entry.sources = sources;
+  entry.health = composeClusterHealth({ name: entry.target.cluster.name, simulated: entry.simulated, intervalSeconds: entry.target.cluster.intervalSeconds, sources, now: new Date() });
 }
 
 async function restore(entry: Monitored): Promise<void> {
@@ -102,6 +125,11 @@ export function listClusterHealth(): ClusterHealth[] {
 
 export function getClusterHealth(name: string): ClusterHealth | undefined {
   return monitors().get(name)?.health;
+}
+
+/** Whether this process reads the cluster itself ("leader" or "alone") or serves another's results. */
+export function getMonitorRole(name: string): Monitored["role"] | undefined {
+  return monitors().get(name)?.role;
 }
 
 export function listMonitoredNames(): string[] {

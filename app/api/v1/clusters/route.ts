@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { listClusterHealth, listMonitoredNames } from "@/lib/monitor/monitor";
+import { getMonitorRole, listClusterHealth, listMonitoredNames } from "@/lib/monitor/monitor";
 
 export const dynamic = "force-dynamic";
 
@@ -13,6 +13,8 @@ export function GET() {
       summary: h?.summary ?? { state: "unknown", line: "not read yet" },
       checkedAt: h?.checkedAt ?? null,
       sourcesDown: h?.sources.filter((s) => !s.up).map((s) => s.name) ?? [],
+      // leader: this process reads the cluster; follower: another process does, this one serves its results.
+      monitor: getMonitorRole(name),
       url: `/api/v1/clusters/${name}/health`,
     };
   });
