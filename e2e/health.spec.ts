@@ -63,9 +63,28 @@ test("the cluster API going down shows the last known state as stale, and the pa
   await expect(page.getByTestId("rollup")).toContainText("KMS healthy");
 });
 
+test("open pages are told of a change by server push, not only by polling", async ({ page, request }) => {
+  await page.goto("/health");
+  const heard = page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        const source = new EventSource("/api/v1/clusters/demo/events");
+        source.addEventListener("change", (event) => {
+          source.close();
+          resolve((event as MessageEvent).data);
+        });
+      }),
+  );
+  await page.waitForTimeout(300);
+  await request.post("/api/v1/demo/scenarios/kms-plugin-unavailable", { data: { node: "master-0" } });
+  expect(JSON.parse(await heard)).toEqual({ cluster: "demo" });
+});
+
 test("the landing page gives one line per watched cluster", async ({ page }) => {
   await page.goto("/");
-  await expect(page.getByTestId("cluster-summaries")).toContainText(/demo \(simulated\): \d+ nodes/);
+  const line = page.getByTestId("cluster-summaries").locator("li");
+  await expect(line).toHaveCount(1);
+  await expect(line).toContainText(/^(ok|degraded|unknown) demo \(simulated\): \S/);
 });
 
 test("the clusters API lists the demo cluster and a JSON 404 for others", async ({ request }) => {

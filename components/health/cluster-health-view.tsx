@@ -1,6 +1,7 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import Link from "next/link";
 import type { ClusterHealth } from "@/lib/health/cluster-health";
 import { Badge, type Tone } from "@/components/ui/badge";
@@ -22,7 +23,18 @@ async function fetchHealth(name: string): Promise<ClusterHealth> {
 }
 
 export function ClusterHealthView({ initial, links, pollMs }: { initial: ClusterHealth; links: SignalLinks; pollMs: number }) {
-  const query = useQuery({ queryKey: ["cluster-health", initial.name], queryFn: () => fetchHealth(initial.name), initialData: initial, refetchInterval: pollMs });
+  const queryClient = useQueryClient();
+  const [pushed, setPushed] = useState(false);
+  // Server-Sent Events say when to refetch; polling stays as the fallback (slower while push works).
+  useEffect(() => {
+    if (typeof EventSource === "undefined") return;
+    const source = new EventSource(`/api/v1/clusters/${encodeURIComponent(initial.name)}/events`);
+    source.onopen = () => setPushed(true);
+    source.onerror = () => setPushed(false);
+    source.addEventListener("change", () => void queryClient.invalidateQueries({ queryKey: ["cluster-health", initial.name] }));
+    return () => source.close();
+  }, [initial.name, queryClient]);
+  const query = useQuery({ queryKey: ["cluster-health", initial.name], queryFn: () => fetchHealth(initial.name), initialData: initial, refetchInterval: pushed ? pollMs * 5 : pollMs });
   const h = query.data;
   const keyIDs = [...new Set(h.matrix?.cells.map((c) => c.keyID) ?? [])];
   const signals = [...h.signals].sort((a, b) => rank(a.state) - rank(b.state));

@@ -4,6 +4,7 @@ import { loadEnv } from "@/lib/env";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { composeClusterHealth, type ClusterHealth } from "@/lib/health/cluster-health";
 import { connect } from "@/lib/kube/client";
+import { announce } from "./changes";
 import { collect, type CollectTarget, type Sources } from "./collect";
 import { createClusterLock } from "./leader";
 import { loadPersisted, newMemo, persistRound, type PersistMemo } from "./persist";
@@ -42,6 +43,7 @@ export async function pollOnce(entry: Monitored, now: () => Date = () => new Dat
   }
   entry.sources = await collect(entry.target, entry.sources, now, access);
   entry.health = composeClusterHealth({ name: entry.target.cluster.name, simulated: entry.simulated, intervalSeconds: entry.target.cluster.intervalSeconds, sources: entry.sources, now: now() });
+  announce(entry.health);
   return entry.health;
 }
 
@@ -97,6 +99,7 @@ export async function followOnce(entry: Monitored, db: PrismaClient): Promise<vo
   const { sources } = await loadPersisted(db, entry.target.cluster.name);
   entry.sources = sources;
   entry.health = composeClusterHealth({ name: entry.target.cluster.name, simulated: entry.simulated, intervalSeconds: entry.target.cluster.intervalSeconds, sources, now: new Date() });
+  announce(entry.health);
 }
 
 async function restore(entry: Monitored): Promise<void> {

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import type { ClusterHealth } from "@/lib/health/cluster-health";
+import { announce, onChange } from "./changes";
+
+const health = (state: "ok" | "critical", checkedAt: string): ClusterHealth => ({
+  name: "prod",
+  simulated: false,
+  checkedAt,
+  intervalSeconds: 30,
+  sources: [{ name: "kubeapiserver", up: true }],
+  signals: [{ id: "openbao.sealed", subject: "openbao", state, detail: state, evidence: null }],
+  summary: { state: state === "ok" ? "ok" : "degraded", line: state },
+});
+
+describe("health change announcements", () => {
+  it("announce only what a viewer would notice, not the clock moving on", () => {
+    const heard: string[] = [];
+    const stop = onChange((cluster) => heard.push(cluster));
+    announce(health("ok", "2026-08-20T10:00:00Z"));
+    announce(health("ok", "2026-08-20T10:00:02Z"));
+    announce(health("critical", "2026-08-20T10:00:04Z"));
+    stop();
+    announce(health("ok", "2026-08-20T10:00:06Z"));
+    expect(heard).toEqual(["prod", "prod"]);
+  });
+});
