@@ -26,6 +26,8 @@ test("a plugin failing on one node reaches the open page within seconds, and cle
       await expect(page.getByTestId("rollup")).toContainText("KMS degraded");
       await expect(page.getByTestId("disagreement")).toBeVisible();
       await expect(page.locator('[data-signal="kms.plugin.unhealthy"][data-state="critical"]')).toBeVisible();
+      await expect(page.locator('[data-component="KMS plugins"]')).toContainText("critical");
+      await expect(page.locator('[data-component="OpenBao"]')).toContainText("ok");
       await shot(page, "40-health-plugin-down");
     }
     t0 = Date.now();

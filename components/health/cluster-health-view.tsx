@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import Link from "next/link";
 import type { ClusterHealth } from "@/lib/health/cluster-health";
 import { Badge, type Tone } from "@/components/ui/badge";
+import { ComponentCards } from "./component-cards";
 
 export type SignalLinks = Record<string, { catalog: { id: string; title: string }[]; runbooks: { id: string; title: string }[] }>;
 
@@ -54,6 +55,7 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
           </ul>
         ) : null}
       </div>
+      <ComponentCards signals={h.signals} />
       {query.isError ? <p className="callout">Faultline itself could not be reached just now; showing what it last said ({age(h.checkedAt, new Date().toISOString())}).</p> : null}
       {down.length > 0 ? (
         <div className="callout" data-testid="sources-down">
