@@ -37,7 +37,6 @@ export const EnvSchema = z.object({
     .max(65535, "must be 1-65535")
     .default(3000),
   FAULTLINE_DATA_DIR: z.string().min(1, "must not be empty").default(".data"),
-  FAULTLINE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   // Which clusters to watch (docs/clusters.md); unset means the built-in demo cluster.
   FAULTLINE_CLUSTERS_FILE: z.string().min(1, "must be a path to a clusters YAML file").optional(),
   FAULTLINE_POLL_SECONDS: z.coerce.number({ message: "must be a number" }).min(1, "must be 1-60").max(60, "must be 1-60").default(2),
