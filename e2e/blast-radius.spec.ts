@@ -7,6 +7,9 @@ test("a reviewer compares the webhook under Ignore and Fail, follows a row to th
   await page.goto("/blast-radius");
   await expect(page.getByTestId("if-it-breaks")).toContainText("Mutating webhook");
   await expect(page.getByTestId("dependency-diagram").locator("svg")).toBeVisible();
+  // A component on the diagram opens its page; one without a page is not a link.
+  await expect(page.getByRole("link", { name: "Blast radius of wrapper" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Blast radius of identity" })).toHaveCount(0);
   await shot(page, "20-blast-radius");
   await page.getByTestId("if-it-breaks").getByRole("link", { name: "Mutating webhook" }).click();
   await expect(page).toHaveURL(/\/blast-radius\/webhook$/);
@@ -25,6 +28,13 @@ test("a reviewer compares the webhook under Ignore and Fail, follows a row to th
   await page.getByTestId("entry-runbooks").getByRole("link", { name: "Sidecar not injected" }).first().click();
   await expect(page).toHaveURL(/\/runbooks\/sidecar-not-injected\?path=/);
   await expect(page.getByTestId("current-step").getByRole("link", { name: /Webhook unreachable/i })).toBeVisible();
+});
+
+test("Enter on a component of the dependency diagram opens its page", async ({ page }) => {
+  await page.goto("/blast-radius");
+  await page.getByRole("link", { name: "Blast radius of openbao" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/blast-radius\/openbao$/);
 });
 
 test("the backout procedure lists its commands in order and copies one", async ({ page }) => {

@@ -1,5 +1,6 @@
 import "server-only";
-import { CatalogError, loadCatalog } from "@/lib/catalog/load";
+import { CatalogError } from "@/lib/catalog/load";
+import { getCatalog } from "@/lib/catalog/queries";
 import { ensureDatabase } from "@/lib/db/bootstrap";
 import { readFileSync } from "node:fs";
 import { ClusterConfigError, loadClustersFile } from "@/lib/clusters/config";
@@ -14,7 +15,7 @@ import packageJson from "@/package.json";
 export async function startServerProcess(): Promise<void> {
   try {
     loadEnv();
-    loadCatalog();
+    getCatalog();
   } catch (error) {
     if (error instanceof EnvError || error instanceof CatalogError) {
       console.error(`[faultline] ${error.message}`);

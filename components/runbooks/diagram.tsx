@@ -1,12 +1,11 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
+import { bindDiagramNodes } from "@/components/ui/diagram-nodes";
 import { afterPaint } from "@/lib/after-paint";
 
 // The runbook's flowchart as an inline SVG (pre-rendered by Mermaid under securityLevel "strict").
 // Mermaid's click directive is never used: we bind our own listeners to its g.node elements.
-
-const NODE_ID = /-flowchart-(.+)-\d+$/;
 
 interface Props {
   svg: string | null;
@@ -50,32 +49,14 @@ export function Diagram({ svg, flowchart, path, current, inspected, labels, onNo
   useEffect(() => {
     const root = box.current;
     if (!root || !markup) return;
-    const nodes = [...root.querySelectorAll<SVGGElement>("g.node")];
-    const cleanups: (() => void)[] = [];
-    for (const element of nodes) {
-      const id = NODE_ID.exec(element.id)?.[1];
-      if (!id) continue;
-      element.dataset.node = id;
-      element.setAttribute("tabindex", "0");
-      element.setAttribute("role", "button");
-      element.setAttribute("aria-label", `Step ${id}: ${labels[id] ?? ""}`);
-      const click = () => clickRef.current(id);
-      const key = (event: KeyboardEvent) => {
-        if (event.key === "Enter" || event.key === " ") {
-          event.preventDefault();
-          event.stopPropagation();
-          clickRef.current(id);
-        }
-      };
-      element.addEventListener("click", click);
-      element.addEventListener("keydown", key);
-      cleanups.push(() => {
-        element.removeEventListener("click", click);
-        element.removeEventListener("keydown", key);
-      });
-    }
+    const cleanup = bindDiagramNodes(root, (id) => ({
+      role: "button",
+      label: `Step ${id}: ${labels[id] ?? ""}`,
+      keys: ["Enter", " "],
+      activate: () => clickRef.current(id),
+    }));
     document.documentElement.dataset.runbookInteractive = String(Math.round(performance.now()));
-    return () => cleanups.forEach((fn) => fn());
+    return cleanup;
   }, [markup, labels]);
 
   // Highlight the path taken, the current step and the inspected one. This restyles the SVG and

@@ -1,13 +1,13 @@
 import "server-only";
 import { getCatalog } from "@/lib/catalog/queries";
 import type { CatalogEntry, FailureMode } from "@/lib/catalog/schema";
-import { readRenderedDiagram } from "@/lib/runbooks/rendered";
+import { getDiagramSvg } from "@/lib/runbooks/view";
 import { dependencyFlowchart, DEPENDENCY_DIAGRAM_ID } from "./diagram";
 
 export function getDependencyDiagram(): { svg: string | null; flowchart: string } {
   const { blastRadius, components } = getCatalog();
   const flowchart = dependencyFlowchart(blastRadius, components);
-  return { svg: readRenderedDiagram(DEPENDENCY_DIAGRAM_ID, flowchart).svg ?? null, flowchart };
+  return { svg: getDiagramSvg(DEPENDENCY_DIAGRAM_ID, flowchart), flowchart };
 }
 
 export interface SeveritySummary {

@@ -1,5 +1,5 @@
 import "server-only";
-import { loadCatalog } from "@/lib/catalog/load";
+import { getCatalog } from "@/lib/catalog/queries";
 import { getDb } from "./client";
 import { prepareDatabase, type DatabaseState } from "./lifecycle";
 
@@ -14,7 +14,7 @@ function log(line: string): void {
 
 async function bootstrap(version: string): Promise<DatabaseState> {
   const state = await prepareDatabase(log);
-  const catalog = loadCatalog();
+  const catalog = getCatalog();
   await getDb().startup.create({ data: { version, catalogHash: catalog.hash, entryCount: catalog.entries.length } });
   return state;
 }

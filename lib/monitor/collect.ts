@@ -1,6 +1,6 @@
 import "server-only";
 import type { ClusterConfig } from "@/lib/clusters/config";
-import { connect, getRaw, type KubeAccess } from "@/lib/kube/client";
+import { getRaw, type KubeAccess } from "@/lib/kube/client";
 import { recordFailure, recordSuccess, type SourceState } from "./sources";
 
 // One round of reads for one cluster. Every source is read on its own, so one failing source never
@@ -49,8 +49,7 @@ async function openBaoHealth(address: string): Promise<RawObservation["openbao"]
   }
 }
 
-export async function collect(target: CollectTarget, previous: Sources, now: () => Date, access?: KubeAccess): Promise<Sources> {
-  const kube = access ?? connect(target.cluster);
+export async function collect(target: CollectTarget, previous: Sources, now: () => Date, kube: KubeAccess): Promise<Sources> {
   const reads: { [K in keyof RawObservation]-?: () => Promise<RawObservation[K]> } = {
     kubeapiserver: () => kube.custom.getClusterCustomObject({ group: "operator.openshift.io", version: "v1", plural: "kubeapiservers", name: "cluster" }),
     nodes: async () => (await kube.core.listNode()).items as unknown[],

@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { loadEnv } from "@/lib/env";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { composeClusterHealth, type ClusterHealth } from "@/lib/health/cluster-health";
-import { connect } from "@/lib/kube/client";
+import { connect, type KubeAccess } from "@/lib/kube/client";
 import { announce } from "./changes";
 import { collect, type CollectTarget, type Sources } from "./collect";
 import { createClusterLock } from "./leader";
@@ -23,6 +23,7 @@ export interface Monitored {
   persisting?: boolean;
   /** "leader" reads the cluster; "follower" serves what the leader stored (another process holds the lock). */
   role: "leader" | "follower" | "alone";
+  access?: KubeAccess;
 }
 
 const KEY = Symbol.for("faultline.monitors");
@@ -35,13 +36,10 @@ function monitors(): Map<string, Monitored> {
 }
 
 export async function pollOnce(entry: Monitored, now: () => Date = () => new Date()): Promise<ClusterHealth> {
-  let access;
-  try {
-    access = connect(entry.target.cluster);
-  } catch {
-    access = undefined;
-  }
-  entry.sources = await collect(entry.target, entry.sources, now, access);
+  // One connection per monitor; built again after a round the cluster API failed (a rotated kubeconfig).
+  if (entry.sources.kubeapiserver?.up === false) entry.access = undefined;
+  entry.access ??= connect(entry.target.cluster);
+  entry.sources = await collect(entry.target, entry.sources, now, entry.access);
   entry.health = composeClusterHealth({ name: entry.target.cluster.name, simulated: entry.simulated, intervalSeconds: entry.target.cluster.intervalSeconds, sources: entry.sources, now: now() });
   announce(entry.health);
   return entry.health;

@@ -3,7 +3,7 @@ import { parse as parseYaml } from "yaml";
 import { isObject, type JsonObject } from "./fields";
 import { apiVersionOf, findResource, RESOURCES, type ResourceType } from "./resources";
 import { sendJson, sendStatus, statusBody } from "./status";
-import { ObjectStore, StoreError, type StoredEvent } from "./store";
+import { notFound, ObjectStore, StoreError, type StoredEvent } from "./store";
 
 // The Kubernetes API surface of the simulator: discovery, GET, LIST, WATCH and PATCH.
 
@@ -98,7 +98,7 @@ export async function serveResource(route: Route, req: IncomingMessage, res: Ser
   }
   if (method === "GET" && name) {
     const object = store.get(type, namespace, name);
-    if (!object) return sendStoreError(res, new StoreError(404, "NotFound", `${type.plural}${type.group ? `.${type.group}` : ""} "${name}" not found`, { name, group: type.group, kind: type.plural }));
+    if (!object) return sendStoreError(res, notFound(type, name));
     sendJson(res, 200, object);
     return;
   }

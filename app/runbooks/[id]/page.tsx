@@ -38,7 +38,7 @@ export default async function RunbookPage({ params, searchParams }: { params: Pa
       </p>
       <RunbookWalker
         runbook={{ id: runbook.id, title: runbook.title, root: runbook.root, nodes: runbook.nodes }}
-        svg={getDiagramSvg(runbook)}
+        svg={getDiagramSvg(runbook.id, runbook.flowchart)}
         flowchart={runbook.flowchart}
         initialPath={path}
         problem={problem}
