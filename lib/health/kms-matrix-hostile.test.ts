@@ -1,22 +1,11 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildKmsMatrix, DETAIL_LIMIT, type KmsMatrixInput, type KmsNode } from "./kms-matrix";
+import { conditionCr, masters, matrixOf, NOW, reporter, typedCr } from "@/test/kms-matrix-fixtures";
+import { buildKmsMatrix, DETAIL_LIMIT } from "./kms-matrix";
 import { readOperatorStatus } from "./read-operator-status";
 
 // Input a cluster should never produce but a monitor will eventually see: cut messages, runaway details,
 // statuses nobody defined, repeated entries. None of it may throw or vanish.
 
-const fixture = (name: string) => JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../test/fixtures", name), "utf8"));
-const conditionCr = () => fixture("kubeapiserver-operator-cr.json");
-const typedCr = () => fixture("kubeapiserver-operator-cr-typed-healthreports.json");
-
-const NOW = new Date("2026-08-20T10:15:00Z");
-const masters = (): KmsNode[] => ["master-0", "master-1", "master-2"].map((name) => ({ name, controlPlane: true, firstSeen: "2026-08-12T07:22:18Z" }));
-const matrixOf = (cr: unknown, extra: Partial<KmsMatrixInput> = {}) =>
-  buildKmsMatrix({ now: NOW, intervalSeconds: 30, nodes: masters(), sources: [{ source: "kubeapiservers", view: readOperatorStatus(cr) }], ...extra });
-type Cr = { status: { conditions: { type: string; message?: string }[] } };
-const reporter = (cr: Cr, node: string) => cr.status.conditions.find((c) => c.type === `KMSHealthReporter_${node}`)!;
 const UNHEALTHY_REASON = "master-1: keyID 2 (kekID kek-7c41e0) unhealthy: credential lacks decrypt permission";
 
 describe("buildKmsMatrix on unreadable reporter messages", () => {
@@ -46,10 +35,7 @@ describe("buildKmsMatrix on unreadable reporter messages", () => {
     master0.message = master0.message!.replace('"status":"healthy"', '"status":"degraded"');
     const typed = typedCr();
     typed.status.encryptionStatus.healthReports[3].status = "Degraded";
-    const matrix = buildKmsMatrix({
-      now: NOW,
-      intervalSeconds: 30,
-      nodes: masters(),
+    const matrix = matrixOf(cr, {
       sources: [
         { source: "kubeapiservers", view: readOperatorStatus(cr) },
         { source: "authentications", view: readOperatorStatus(typed) },
@@ -126,10 +112,7 @@ describe("buildKmsMatrix on repeated entries and odd settings", () => {
     cr.status.conditions.push({ ...reporter(cr, "master-1") });
     const typed = typedCr();
     typed.status.encryptionStatus.healthReports.push({ ...typed.status.encryptionStatus.healthReports[0] });
-    const matrix = buildKmsMatrix({
-      now: NOW,
-      intervalSeconds: 30,
-      nodes: masters(),
+    const matrix = matrixOf(cr, {
       sources: [
         { source: "kubeapiservers", view: readOperatorStatus(cr) },
         { source: "openshiftapiservers", view: readOperatorStatus(typed) },

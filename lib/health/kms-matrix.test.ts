@@ -1,19 +1,8 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildKmsMatrix, type KmsMatrixInput, type KmsNode } from "./kms-matrix";
+import { conditionCr, masters, matrixOf, NOW, reporter, typedCr } from "@/test/kms-matrix-fixtures";
+import { buildKmsMatrix, type KmsNode } from "./kms-matrix";
 import { readOperatorStatus } from "./read-operator-status";
 
-const fixture = (name: string) => JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../test/fixtures", name), "utf8"));
-const conditionCr = () => fixture("kubeapiserver-operator-cr.json");
-const typedCr = () => fixture("kubeapiserver-operator-cr-typed-healthreports.json");
-
-const NOW = new Date("2026-08-20T10:15:00Z");
-const masters = (): KmsNode[] => ["master-0", "master-1", "master-2"].map((name) => ({ name, controlPlane: true, firstSeen: "2026-08-12T07:22:18Z" }));
-const matrixOf = (cr: unknown, extra: Partial<KmsMatrixInput> = {}) =>
-  buildKmsMatrix({ now: NOW, intervalSeconds: 30, nodes: masters(), sources: [{ source: "kubeapiservers", view: readOperatorStatus(cr) }], ...extra });
-const reporter = (cr: { status: { conditions: { type: string; message?: string }[] } }, node: string) =>
-  cr.status.conditions.find((c) => c.type === `KMSHealthReporter_${node}`)!;
 
 const STALE_REASON = "master-2: report stale: lastChecked 2026-08-20T10:11:37Z is 203s old (threshold 120s)";
 
