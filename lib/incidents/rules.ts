@@ -1,0 +1,216 @@
+import type { Signal, SignalState } from "@/lib/health/signal-model";
+import type { IncidentRulesConfig } from "./config";
+import { fingerprintOf } from "./fingerprint";
+
+// The incident rules as pure functions: given what the rules remembered, the signals of one round and the
+// cluster's incidents, decide what to open, join, reopen, record and resolve. No I/O; store code applies it.
+
+export type ObservedState = SignalState | "absent";
+export type IncidentStatus = "open" | "acknowledged" | "resolved";
+export type Severity = "critical" | "warning" | "info";
+
+/** What the rules remember about one (signal, subject) of a cluster between rounds. */
+export interface Observation {
+  signal: string;
+  subject: string;
+  state: ObservedState;
+  /** When the current state began. */
+  since: Date;
+  /** Consecutive observations in this state, capped at the debounce count. */
+  streak: number;
+  /** The current run of this state already opened, joined or reopened an incident. */
+  handled: boolean;
+  detail: string;
+}
+/** Keyed by fingerprint; holds only states that were not ok at some point (no entry reads as ok). */
+export type RuleState = Map<string, Observation>;
+
+export interface MemberView {
+  fingerprint: string;
+  signal: string;
+  subject: string;
+  source: "signal" | "alert";
+  healthySince: Date | null;
+}
+export interface IncidentView {
+  id: number;
+  status: IncidentStatus;
+  openedAt: Date;
+  reopenedAt: Date | null;
+  resolvedAt: Date | null;
+  members: MemberView[];
+}
+
+export interface Trigger {
+  fingerprint: string;
+  signal: string;
+  subject: string;
+  state: ObservedState;
+  detail: string;
+  severity: Severity;
+  /** Why it fires: "critical for 3 consecutive observations". */
+  reason: string;
+}
+
+export type RuleAction =
+  | { kind: "open"; group: Trigger[] }
+  | { kind: "join"; incidentId: number; trigger: Trigger }
+  | { kind: "reopen"; incidentId: number; trigger: Trigger }
+  | { kind: "transition"; incidentId: number; fingerprint: string; signal: string; subject: string; from: ObservedState; to: ObservedState; detail: string; healthy: boolean }
+  | { kind: "resolve"; incidentId: number; healthySince: Date; reason: string };
+
+export interface RoundInput {
+  cluster: string;
+  previous: RuleState;
+  signals: Signal[];
+  /** The cluster's unresolved incidents and those resolved within the reopen window. */
+  incidents: IncidentView[];
+  now: Date;
+  config: IncidentRulesConfig;
+}
+export interface RoundResult {
+  state: RuleState;
+  /** Fingerprints whose observation changed (only these need writing). */
+  changed: string[];
+  actions: RuleAction[];
+}
+
+export type Placement = { kind: "member" | "reopen" | "join"; incidentId: number } | { kind: "open" };
+
+const SEVERITY_RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
+export const isHealthy = (state: ObservedState | string) => state === "ok" || state === "absent" || state === "resolved";
+const seconds = (from: Date, to: Date) => (to.getTime() - from.getTime()) / 1000;
+
+/** Where a fingerprint that fires goes: its unresolved incident, a recently resolved one, a young one on the same cluster, or a new one. */
+export function placeFingerprint(fingerprint: string, incidents: IncidentView[], now: Date, config: IncidentRulesConfig): Placement {
+  const holds = (i: IncidentView) => i.members.some((m) => m.fingerprint === fingerprint);
+  const active = incidents.find((i) => i.status !== "resolved" && holds(i));
+  if (active) return { kind: "member", incidentId: active.id };
+  const recent = incidents
+    .filter((i) => i.status === "resolved" && i.resolvedAt && holds(i) && seconds(i.resolvedAt, now) <= config.reopenWindowSeconds)
+    .sort((a, b) => b.resolvedAt!.getTime() - a.resolvedAt!.getTime())[0];
+  if (recent) return { kind: "reopen", incidentId: recent.id };
+  const young = incidents
+    .filter((i) => i.status !== "resolved" && seconds(i.reopenedAt ?? i.openedAt, now) <= config.groupWindowSeconds)
+    .sort((a, b) => (b.reopenedAt ?? b.openedAt).getTime() - (a.reopenedAt ?? a.openedAt).getTime())[0];
+  if (young) return { kind: "join", incidentId: young.id };
+  return { kind: "open" };
+}
+
+/** Whether an observation has lasted long enough to open an incident, and why. */
+function firingReason(obs: Observation, now: Date, config: IncidentRulesConfig): string | undefined {
+  const age = seconds(obs.since, now);
+  if (obs.state === "critical" || (obs.state === "warning" && config.openOnWarning)) {
+    if (obs.streak >= config.openAfterObservations) return `${obs.state} for ${obs.streak} consecutive observation${obs.streak === 1 ? "" : "s"}`;
+    if (age >= config.openAfterSeconds) return `${obs.state} for ${Math.round(age)}s`;
+  }
+  if (obs.state === "unknown" && age >= config.unknownOpenAfterSeconds) return `unknown for ${Math.round(age)}s`;
+  return undefined;
+}
+
+function observe(input: RoundInput): { state: RuleState; changed: Set<string>; previousStates: Map<string, ObservedState> } {
+  const { cluster, previous, signals, now, config } = input;
+  const state: RuleState = new Map(previous);
+  const changed = new Set<string>();
+  const previousStates = new Map<string, ObservedState>();
+  const seen = new Set<string>();
+  for (const signal of signals) {
+    const fp = fingerprintOf({ cluster, signal: signal.id, subject: signal.subject });
+    if (seen.has(fp)) continue; // a duplicate (signal, subject) in one round counts once
+    seen.add(fp);
+    const prev = previous.get(fp);
+    previousStates.set(fp, prev?.state ?? "ok");
+    if (!prev && signal.state === "ok") continue;
+    if (prev && prev.state === signal.state) {
+      const streak = Math.min(prev.streak + 1, config.openAfterObservations);
+      state.set(fp, { ...prev, streak, detail: signal.detail });
+      if (streak !== prev.streak) changed.add(fp);
+      continue;
+    }
+    state.set(fp, { signal: signal.id, subject: signal.subject, state: signal.state, since: now, streak: 1, handled: false, detail: signal.detail });
+    changed.add(fp);
+  }
+  // A subject no longer reported (a node removed, a key renamed) counts as healthy; an empty round is no observation.
+  if (signals.length > 0) {
+    for (const [fp, prev] of previous) {
+      if (seen.has(fp) || isHealthy(prev.state)) continue;
+      previousStates.set(fp, prev.state);
+      state.set(fp, { ...prev, state: "absent", since: now, streak: 1, handled: false, detail: "no longer reported" });
+      changed.add(fp);
+    }
+  }
+  return { state, changed, previousStates };
+}
+
+const severityOf = (state: ObservedState): Severity => (state === "critical" ? "critical" : "warning");
+
+export function decideRound(input: RoundInput): RoundResult {
+  const { now, config } = input;
+  const { state, changed, previousStates } = observe(input);
+  const actions: RuleAction[] = [];
+  // A working copy of the incidents: placements in this round see each other (id -1 is the one being opened).
+  const incidents: IncidentView[] = input.incidents.map((i) => ({ ...i, members: [...i.members] }));
+  const touched = new Set<number>();
+
+  for (const incident of incidents) {
+    if (incident.status === "resolved") continue;
+    for (const member of incident.members) {
+      if (member.source !== "signal" || !changed.has(member.fingerprint)) continue;
+      const obs = state.get(member.fingerprint)!;
+      const from = previousStates.get(member.fingerprint) ?? "ok";
+      if (from === obs.state) continue;
+      actions.push({ kind: "transition", incidentId: incident.id, fingerprint: member.fingerprint, signal: member.signal, subject: member.subject, from, to: obs.state, detail: obs.detail, healthy: isHealthy(obs.state) });
+    }
+  }
+
+  const triggers: Trigger[] = [];
+  for (const [fp, obs] of state) {
+    if (obs.handled) continue;
+    const reason = firingReason(obs, now, config);
+    if (!reason) continue;
+    triggers.push({ fingerprint: fp, signal: obs.signal, subject: obs.subject, state: obs.state, detail: obs.detail, severity: severityOf(obs.state), reason });
+  }
+  triggers.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
+
+  const group: Trigger[] = [];
+  for (const trigger of triggers) {
+    state.set(trigger.fingerprint, { ...state.get(trigger.fingerprint)!, handled: true });
+    changed.add(trigger.fingerprint);
+    const placement = placeFingerprint(trigger.fingerprint, incidents, now, config);
+    const member: MemberView = { fingerprint: trigger.fingerprint, signal: trigger.signal, subject: trigger.subject, source: "signal", healthySince: null };
+    if (placement.kind === "member") continue; // already in its unresolved incident; transitions record the change
+    if (placement.kind === "open" || placement.incidentId === -1) {
+      if (group.length === 0) incidents.push({ id: -1, status: "open", openedAt: now, reopenedAt: null, resolvedAt: null, members: [] });
+      incidents.find((i) => i.id === -1)!.members.push(member);
+      group.push(trigger);
+      continue;
+    }
+    const target = incidents.find((i) => i.id === placement.incidentId)!;
+    if (placement.kind === "reopen") Object.assign(target, { status: "open", reopenedAt: now, resolvedAt: null });
+    target.members.push(member);
+    touched.add(target.id);
+    actions.push({ kind: placement.kind, incidentId: target.id, trigger });
+  }
+  if (group.length > 0) actions.push({ kind: "open", group });
+
+  for (const incident of incidents) {
+    if (incident.status === "resolved" || incident.id === -1 || touched.has(incident.id)) continue;
+    const healthySince = incidentHealthySince(incident, state);
+    if (healthySince && seconds(healthySince, now) >= config.resolveAfterSeconds) {
+      actions.push({ kind: "resolve", incidentId: incident.id, healthySince, reason: `every signal healthy for ${Math.round(seconds(healthySince, now))}s` });
+    }
+  }
+  return { state, changed: [...changed], actions };
+}
+
+/** When the last of an incident's fingerprints became healthy; null while any is not. */
+export function incidentHealthySince(incident: IncidentView, state: RuleState): Date | null {
+  let latest: Date | null = null;
+  for (const member of incident.members) {
+    const obs = member.source === "signal" ? state.get(member.fingerprint) : undefined;
+    const since = obs ? (isHealthy(obs.state) ? obs.since : null) : member.healthySince;
+    if (!since) return null;
+    if (!latest || since > latest) latest = since;
+  }
+  return latest;
+}
