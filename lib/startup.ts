@@ -4,7 +4,7 @@ import { getCatalog } from "@/lib/catalog/queries";
 import { ensureDatabase } from "@/lib/db/bootstrap";
 import { readFileSync } from "node:fs";
 import { ClusterConfigError, loadClustersFile } from "@/lib/clusters/config";
-import { startDemoCluster } from "@/lib/demo/runtime";
+import { DEMO_BOOKMARK_SECONDS, startDemoCluster } from "@/lib/demo/runtime";
 import { startMonitor } from "@/lib/monitor/monitor";
 import { EnvError, loadEnv } from "@/lib/env";
 import packageJson from "@/package.json";
@@ -52,7 +52,7 @@ export async function startServerProcess(): Promise<void> {
     console.log(`[faultline] demo cluster (simulated) on ${demo.endpoints.url}; kubeconfig ${demo.kubeconfigPath}`);
     startMonitor(
       {
-        cluster: { name: "demo", kubeconfig: demo.kubeconfigPath, inCluster: false, intervalSeconds: env.FAULTLINE_DEMO_INTERVAL_SECONDS, openbao: { address: demo.endpoints.url, transitKey: "k8s-kek" } },
+        cluster: { name: "demo", kubeconfig: demo.kubeconfigPath, inCluster: false, intervalSeconds: env.FAULTLINE_DEMO_INTERVAL_SECONDS, watchStallSeconds: DEMO_BOOKMARK_SECONDS * 4, openbao: { address: demo.endpoints.url, transitKey: "k8s-kek" } },
         openBaoToken: demo.endpoints.openBaoToken,
       },
       { simulated: true, pollSeconds: env.FAULTLINE_POLL_SECONDS },

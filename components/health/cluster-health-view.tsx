@@ -4,18 +4,12 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import Link from "next/link";
 import type { ClusterHealth } from "@/lib/health/cluster-health";
-import { Badge, type Tone } from "@/components/ui/badge";
+import { Badge } from "@/components/ui/badge";
 import { ComponentCards } from "./component-cards";
+import { age, KmsMatrixTable, STATE_TONE } from "./kms-matrix-table";
 
 export type SignalLinks = Record<string, { catalog: { id: string; title: string }[]; runbooks: { id: string; title: string }[] }>;
 
-const STATE_TONE: Record<string, Tone> = { ok: "green", healthy: "green", degraded: "red", critical: "red", unhealthy: "red", error: "red", warning: "orange", unknown: "orange" };
-
-function age(from: string | undefined, now: string): string {
-  if (!from) return "never";
-  const s = Math.round((Date.parse(now) - Date.parse(from)) / 1000);
-  return s < 0 ? `${-s}s in the future` : s < 120 ? `${s}s ago` : `${Math.round(s / 60)} min ago`;
-}
 
 async function fetchHealth(name: string): Promise<ClusterHealth> {
   const response = await fetch(`/api/v1/clusters/${encodeURIComponent(name)}/health`, { cache: "no-store" });
@@ -37,7 +31,7 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
   }, [initial.name, queryClient]);
   const query = useQuery({ queryKey: ["cluster-health", initial.name], queryFn: () => fetchHealth(initial.name), initialData: initial, refetchInterval: pushed ? pollMs * 5 : pollMs });
   const h = query.data;
-  const keyIDs = [...new Set(h.matrix?.cells.map((c) => c.keyID) ?? [])];
+  const reasons = [...(h.matrix?.rollup.reasons ?? []), ...(h.serverMatrices ?? []).flatMap((m) => m.matrix.rollup.reasons.map((r) => `${m.server}: ${r}`))];
   const signals = [...h.signals].sort((a, b) => rank(a.state) - rank(b.state));
   const down = h.sources.filter((s) => !s.up);
   return (
@@ -47,9 +41,9 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
       </h2>
       <div className={`rollup rollup-${h.summary.state}`} data-testid="rollup" role="status">
         <strong>{h.summary.state === "ok" ? "KMS healthy" : h.summary.state === "degraded" ? "KMS degraded" : "KMS health unknown"}</strong>: {h.summary.line}
-        {h.matrix && h.matrix.rollup.reasons.length > 1 ? (
+        {reasons.length > 1 ? (
           <ul>
-            {h.matrix.rollup.reasons.map((r) => (
+            {reasons.map((r) => (
               <li key={r}>{r}</li>
             ))}
           </ul>
@@ -72,54 +66,15 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
         {h.disagreement ? <span className="badge badge-orange" style={{ marginLeft: 8 }}>disagrees with Faultline</span> : null}
       </p>
       {h.disagreement ? <p className="callout" data-testid="disagreement">{h.disagreement}</p> : null}
-      {h.matrix ? (
-        <table className="data matrix-health" data-testid="kms-matrix">
-          <thead>
-            <tr>
-              <th scope="col">Node</th>
-              {keyIDs.map((k) => (
-                <th key={k} scope="col">keyID {k}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {h.matrix.rows.map((row) => (
-              <tr key={row.node} data-node={row.node}>
-                <th scope="row">
-                  {row.node}
-                  <span className="sub">{row.state}{!row.present ? " (node gone)" : ""}</span>
-                </th>
-                {keyIDs.map((k) => {
-                  const cell = h.matrix!.cells.find((c) => c.node === row.node && c.keyID === k);
-                  return (
-                    <td key={k} data-cell={`${row.node}/${k}`}>
-                      {cell ? (
-                        <>
-                          <Badge tone={STATE_TONE[cell.status] ?? "grey"}>{cell.status}</Badge> {cell.kekID ? <code>{cell.kekID}</code> : null}
-                          <span className="sub">
-                            {age(cell.lastChecked, h.checkedAt)}
-                            {cell.stale ? " · stale" : ""}
-                            {cell.future ? " · clock ahead" : ""}
-                          </span>
-                          {cell.detail ? <span className="sub">{cell.detail}</span> : null}
-                        </>
-                      ) : (
-                        <span className="muted">{row.state === "unparseable" ? "unparseable report" : "no report"}</span>
-                      )}
-                    </td>
-                  );
-                })}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
-      {h.matrix ? (
-        <p className="muted">
-          {h.matrix.agreement.map((a) => `keyID ${a.keyID}: ${a.agree ? "nodes agree on the KEK" : `nodes DISAGREE (${a.kekIDs.map((k) => `${k.kekID} on ${k.nodes.join(", ")}`).join("; ")})`}`).join(" · ")}
-          {h.matrix.migration.inProgress ? ` · migration in progress (keyIDs ${h.matrix.migration.keyIDs.join(", ")})` : ""}
-        </p>
-      ) : null}
+      {h.matrix ? <KmsMatrixTable matrix={h.matrix} checkedAt={h.checkedAt} testId="kms-matrix" caption={(h.serverMatrices ?? []).length > 0 ? "kube-apiserver (kubeapiservers CR)" : undefined} /> : null}
+      {(h.serverMatrices ?? []).map((m) => (
+        <details key={m.server} className="server-matrix" open={m.matrix.rollup.degraded}>
+          <summary>
+            <Badge tone={m.matrix.rollup.degraded ? "red" : "green"}>{m.matrix.rollup.degraded ? "degraded" : "healthy"}</Badge> {m.server}: {m.matrix.cells.length} plugin reports on {m.matrix.rows.filter((r) => r.present).length} replicas
+          </summary>
+          <KmsMatrixTable matrix={m.matrix} checkedAt={h.checkedAt} testId={`kms-matrix-${m.server}`} caption={`${m.server} (${m.server === "oauth-apiserver" ? "authentications" : "openshiftapiservers"} CR)`} />
+        </details>
+      ))}
       <h3>Signals</h3>
       <SignalList signals={signals.filter((x) => x.state !== "ok")} links={links} />
       <details className="passing">

@@ -14,7 +14,7 @@ const errorOf = (text: string) => {
 describe("cluster configuration", () => {
   it("reads clusters with defaults", () => {
     const clusters = parseClustersFile("c.yaml", "clusters:\n  - name: prod-east\n    kubeconfig: /etc/faultline/prod-east.kubeconfig\n    openbao:\n      address: https://openbao.internal:8200\n");
-    expect(clusters).toEqual([{ name: "prod-east", kubeconfig: "/etc/faultline/prod-east.kubeconfig", inCluster: false, intervalSeconds: 30, openbao: { address: "https://openbao.internal:8200", transitKey: "k8s-kek" } }]);
+    expect(clusters).toEqual([{ name: "prod-east", kubeconfig: "/etc/faultline/prod-east.kubeconfig", inCluster: false, intervalSeconds: 30, watchStallSeconds: 180, openbao: { address: "https://openbao.internal:8200", transitKey: "k8s-kek" } }]);
   });
 
   it("names file, line and field of a bad value", () => {

@@ -7,6 +7,7 @@ import { startSimulatedCluster, type RunningSim } from "@/lib/sim/runtime";
 // Kept on globalThis: instrumentation starts it, route handlers (another bundle) drive it.
 
 const KEY = Symbol.for("faultline.demo");
+export const DEMO_BOOKMARK_SECONDS = 5;
 type Store = Record<symbol, Promise<RunningSim> | undefined>;
 
 export function startDemoCluster(): Promise<RunningSim> | undefined {
@@ -17,6 +18,8 @@ export function startDemoCluster(): Promise<RunningSim> | undefined {
     name: "demo",
     nodes: env.FAULTLINE_DEMO_NODES,
     intervalMs: env.FAULTLINE_DEMO_INTERVAL_SECONDS * 1000,
+    // Bookmarks more often than a real API server's minute, so the watchdog's bound can be short.
+    bookmarkIntervalMs: DEMO_BOOKMARK_SECONDS * 1000,
     dir: path.join(env.FAULTLINE_DATA_DIR, "demo"),
   });
   return store[KEY];

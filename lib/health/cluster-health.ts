@@ -16,13 +16,31 @@ export interface ClusterHealth {
   checkedAt: string;
   intervalSeconds: number;
   sources: { name: string; up: boolean; lastSuccess?: string; downSince?: string; lastError?: string }[];
+  /** The kube-apiserver's node x plugin matrix (kubeapiservers CR): the one that blocks API-server start-up. */
   matrix?: KmsMatrix;
+  /**
+   * The aggregated API servers' own matrices (openshiftapiservers, authentications CRs), each with
+   * its own plugins, present when their CR carries KMS reports. Never merged: a healthy server must
+   * not hide an unhealthy one.
+   */
+  serverMatrices: ServerMatrix[];
   clusterOperator?: { degraded?: string; reason?: string; message?: string };
   /** Set when the ClusterOperator and Faultline's rollup do not agree. */
   disagreement?: string;
   signals: Signal[];
   summary: { state: "ok" | "degraded" | "unknown"; line: string };
 }
+
+export interface ServerMatrix {
+  server: "openshift-apiserver" | "oauth-apiserver";
+  cr: "openshiftapiservers" | "authentications";
+  matrix: KmsMatrix;
+}
+
+const AGGREGATED: { server: ServerMatrix["server"]; cr: ServerMatrix["cr"]; source: "openshiftapiserver" | "authentication" }[] = [
+  { server: "openshift-apiserver", cr: "openshiftapiservers", source: "openshiftapiserver" },
+  { server: "oauth-apiserver", cr: "authentications", source: "authentication" },
+];
 
 const CONTROL_PLANE = ["node-role.kubernetes.io/master", "node-role.kubernetes.io/control-plane"];
 
@@ -38,7 +56,17 @@ function nodesOf(value: RawObservation["nodes"]) {
 export function composeClusterHealth(input: { name: string; simulated: boolean; intervalSeconds: number; sources: Sources; now: Date }): ClusterHealth {
   const { sources, now } = input;
   const cr = sources.kubeapiserver?.value;
-  const matrix = cr ? buildKmsMatrix({ now, intervalSeconds: input.intervalSeconds, sources: [{ source: "kubeapiservers", view: readOperatorStatus(cr) }], nodes: nodesOf(sources.nodes?.value) }) : undefined;
+  const nodes = nodesOf(sources.nodes?.value);
+  const matrix = cr ? buildKmsMatrix({ now, intervalSeconds: input.intervalSeconds, sources: [{ source: "kubeapiservers", view: readOperatorStatus(cr) }], nodes }) : undefined;
+  // The aggregated API servers run as Deployment replicas, not on every control-plane node, so no node
+  // is expected to report before it has: their matrices judge staleness and orphans, not cold start.
+  const replicaNodes = nodes.map((n) => ({ ...n, controlPlane: false }));
+  const serverMatrices = AGGREGATED.flatMap(({ server, cr: plural, source }) => {
+    const object = sources[source]?.value;
+    if (!object) return [];
+    const m = buildKmsMatrix({ now, intervalSeconds: input.intervalSeconds, sources: [{ source: plural, view: readOperatorStatus(object) }], nodes: replicaNodes });
+    return m.hasReports ? [{ server, cr: plural, matrix: m }] : [];
+  });
   const kms = sources.kmsProviders?.value;
   const bao = sources.openbao?.value;
   const openbao: OpenBaoInput | undefined = bao ? ("unreachable" in bao ? bao : parseOpenBaoHealth(bao.status, bao.body)) : undefined;
@@ -49,6 +77,7 @@ export function composeClusterHealth(input: { name: string; simulated: boolean; 
   const signals = deriveSignals({
     now,
     matrix,
+    serverMatrices: serverMatrices.map(({ server, matrix: m }) => ({ server, matrix: m })),
     kmsProviders: kms ? [{ node: "api", health: parseKmsProvidersHealth(kms.status, kms.body) }] : undefined,
     openbao,
     transit,
@@ -58,10 +87,13 @@ export function composeClusterHealth(input: { name: string; simulated: boolean; 
   });
   const co = sources.clusterOperator?.value ? readClusterOperator(sources.clusterOperator.value).degraded : undefined;
   const clusterOperator = co ? { degraded: co.status, reason: co.reason, message: co.message } : undefined;
-  const rollupDegraded = matrix?.rollup.degraded;
+  const rollupDegraded = matrix ? matrix.rollup.degraded || serverMatrices.some((m) => m.matrix.rollup.degraded) : undefined;
+  const reasons = [...(matrix?.rollup.reasons ?? []), ...serverMatrices.flatMap((m) => m.matrix.rollup.reasons.map((r) => `${m.server}: ${r}`))];
+  // The kube-apiserver ClusterOperator speaks for the kube-apiserver only, so compare it with that matrix.
+  const kubeDegraded = matrix?.rollup.degraded;
   const disagreement =
-    clusterOperator && rollupDegraded !== undefined && (clusterOperator.degraded === "True") !== rollupDegraded
-      ? rollupDegraded
+    clusterOperator && kubeDegraded !== undefined && (clusterOperator.degraded === "True") !== kubeDegraded
+      ? kubeDegraded
         ? "The ClusterOperator says Degraded=False, but the KMS plugins' own reports say otherwise: the shipped operator has no KMS health aggregator."
         : "The ClusterOperator says Degraded=True for a reason outside the KMS plugins' reports."
       : undefined;
@@ -70,9 +102,9 @@ export function composeClusterHealth(input: { name: string; simulated: boolean; 
     ? { state: "unknown", line: kubeDown ? `cluster API unreachable since ${sources.kubeapiserver?.downSince}; nothing known yet` : "no KMS health read yet" }
     : kubeDown
       ? { state: "unknown", line: `cluster API unreachable since ${sources.kubeapiserver?.downSince}; showing the last known state` }
-      : matrix.rollup.degraded
-        ? { state: "degraded", line: `${matrix.rollup.reasons[0]}${matrix.rollup.reasons.length > 1 ? ` (+${matrix.rollup.reasons.length - 1} more)` : ""}` }
-        : { state: "ok", line: `${matrix.rows.filter((r) => r.present).length} nodes, ${matrix.cells.length} plugin reports healthy and fresh` };
+      : rollupDegraded
+        ? { state: "degraded", line: `${reasons[0]}${reasons.length > 1 ? ` (+${reasons.length - 1} more)` : ""}` }
+        : { state: "ok", line: `${matrix.rows.filter((r) => r.present).length} nodes, ${matrix.cells.length + serverMatrices.reduce((n, m) => n + m.matrix.cells.length, 0)} plugin reports healthy and fresh` };
   return {
     name: input.name,
     simulated: input.simulated,
@@ -80,6 +112,7 @@ export function composeClusterHealth(input: { name: string; simulated: boolean; 
     intervalSeconds: input.intervalSeconds,
     sources: Object.values(sources).map((s) => ({ name: s!.name, up: s!.up, lastSuccess: s!.lastSuccess, downSince: s!.downSince, lastError: s!.lastError })),
     matrix,
+    serverMatrices,
     clusterOperator,
     disagreement,
     signals,

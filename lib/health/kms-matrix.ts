@@ -90,6 +90,8 @@ export interface KmsMatrix {
   migration: KmsMigration;
   /** Reports the CR reader had to skip; they degrade the rollup but have no cell. */
   unreadable: UnreadableReport[];
+  /** Whether the CR carries any KMS health report at all (readable or not). */
+  hasReports: boolean;
   notes: string[];
 }
 
@@ -121,7 +123,8 @@ export function buildKmsMatrix(input: KmsMatrixInput): KmsMatrix {
     .map((report) => toCell(report, nowMs, thresholdSeconds, futureSkewSeconds, nodes))
     .sort((a, b) => compareNatural(a.node, b.node) || compareNatural(b.keyID, a.keyID));
   const rows = buildRows(nodes, cells, collected.unparseable, collected.emptyMessages, nowMs, thresholdSeconds, notes);
-  if (collected.reports.length === 0 && collected.unparseable.length === 0 && collected.unreadable.length === 0) {
+  const hasReports = collected.reports.length > 0 || collected.unparseable.length > 0 || collected.unreadable.length > 0;
+  if (!hasReports) {
     notes.push("no KMS health reports in any source; if KMS encryption is not enabled, this matrix does not apply");
   }
 
@@ -136,6 +139,7 @@ export function buildKmsMatrix(input: KmsMatrixInput): KmsMatrix {
     agreement: checkKekAgreement(cells),
     migration: detectKmsMigration(cells),
     unreadable: collected.unreadable,
+    hasReports,
     notes,
   };
 }

@@ -13,7 +13,10 @@ export { SIGNAL_IDS, type Signal, type SignalId, type SignalState } from "./sign
 export type { OpenBaoInput, TransitInput } from "./derive-openbao-signals";
 
 export interface SignalInput {
+  /** The kube-apiserver's matrix (kubeapiservers CR). */
   matrix?: KmsMatrix;
+  /** The aggregated API servers' matrices; their signals' subjects start with the server's name. */
+  serverMatrices?: { server: string; matrix: KmsMatrix }[];
   kmsProviders?: { node: string; health: KmsProvidersHealth }[];
   openbao?: OpenBaoInput;
   transit?: TransitInput;
@@ -31,6 +34,7 @@ const DEFAULT_CA_WARNING_DAYS = 30;
 export function deriveSignals(input: SignalInput): Signal[] {
   return [
     ...(input.matrix ? deriveKmsMatrixSignals(input.matrix) : []),
+    ...(input.serverMatrices ?? []).flatMap(({ server, matrix }) => deriveKmsMatrixSignals(matrix).map((s) => ({ ...s, subject: `${server} ${s.subject}` }))),
     ...(input.kmsProviders ? deriveKmsProvidersSignals(input.kmsProviders) : []),
     ...(input.openbao ? deriveOpenBaoSignals(input.openbao) : []),
     ...(input.transit ? deriveTransitSignals(input.transit) : []),

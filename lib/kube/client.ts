@@ -4,15 +4,12 @@ import https from "node:https";
 import * as k8s from "@kubernetes/client-node";
 import type { ClusterConfig } from "@/lib/clusters/config";
 
-// The Kubernetes side of one watched cluster, behind one adapter: typed API clients plus raw GETs
-// for the API server's own health endpoints. Credentials come from the kubeconfig; Faultline only reads.
+// The Kubernetes side of one watched cluster, behind one adapter: the kubeconfig (for watches) plus
+// GETs of resource lists and of the API server's own health endpoints. Credentials come from the
+// kubeconfig; Faultline only reads.
 
 export interface KubeAccess {
   config: k8s.KubeConfig;
-  custom: k8s.CustomObjectsApi;
-  core: k8s.CoreV1Api;
-  apps: k8s.AppsV1Api;
-  admission: k8s.AdmissionregistrationV1Api;
   server: string;
 }
 
@@ -23,20 +20,45 @@ export function connect(cluster: Pick<ClusterConfig, "kubeconfig" | "context" | 
   if (cluster.context) config.setCurrentContext(cluster.context);
   const server = config.getCurrentCluster()?.server;
   if (!server) throw new Error(`kubeconfig ${cluster.kubeconfig ?? "(in-cluster)"} has no current cluster`);
-  return {
-    config,
-    server,
-    custom: config.makeApiClient(k8s.CustomObjectsApi),
-    core: config.makeApiClient(k8s.CoreV1Api),
-    apps: config.makeApiClient(k8s.AppsV1Api),
-    admission: config.makeApiClient(k8s.AdmissionregistrationV1Api),
-  };
+  return { config, server };
 }
 
-/** GET a non-resource path (/readyz?verbose, /healthz/kms-providers): status and body text. */
+/** GET a non-resource path (/readyz?verbose, /healthz/kms-providers): status and body text (first MiB). */
 export async function getRaw(access: KubeAccess, path: string, timeoutMs = 5000): Promise<{ status: number; body: string }> {
+  const { status, body } = await get(access, path, timeoutMs, 1024 * 1024, "truncate");
+  return { status, body: body.toString("utf8") };
+}
+
+/** Thrown for a non-2xx answer; carries the HTTP status and the Status message the API server gave. */
+export class KubeHttpError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** GET a resource path as JSON (a LIST of 5,000 nodes is several MB, so the cap is generous). */
+export async function getJson(access: KubeAccess, path: string, timeoutMs = 30_000, maxBytes = 256 * 1024 * 1024): Promise<unknown> {
+  const { status, body } = await get(access, path, timeoutMs, maxBytes, "fail");
+  const text = body.toString("utf8");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    if (status >= 200 && status < 300) throw new KubeHttpError(status, `GET ${path}: the answer is not JSON (${text.slice(0, 120)})`);
+  }
+  if (status < 200 || status >= 300) {
+    const message = (parsed as { message?: unknown } | undefined)?.message;
+    throw new KubeHttpError(status, `GET ${path}: ${status} ${typeof message === "string" ? message.slice(0, 300) : text.slice(0, 120)}`);
+  }
+  return parsed;
+}
+
+async function get(access: KubeAccess, path: string, timeoutMs: number, maxBytes: number, overflow: "truncate" | "fail"): Promise<{ status: number; body: Buffer }> {
   const url = new URL(path, access.server);
-  const options: https.RequestOptions = { method: "GET", headers: {}, timeout: timeoutMs };
+  const options: https.RequestOptions = { method: "GET", headers: { Accept: "application/json" }, timeout: timeoutMs };
   await access.config.applyToHTTPSOptions(options);
   const lib = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
@@ -45,11 +67,13 @@ export async function getRaw(access: KubeAccess, path: string, timeoutMs = 5000)
       let size = 0;
       response.on("data", (chunk: Buffer) => {
         size += chunk.length;
-        if (size <= 1024 * 1024) chunks.push(chunk);
+        if (size <= maxBytes) chunks.push(chunk);
+        else if (overflow === "fail") request.destroy(new Error(`GET ${path}: the answer is larger than ${maxBytes} bytes`));
       });
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      response.on("error", reject);
     });
-    request.on("timeout", () => request.destroy(new Error(`timed out after ${timeoutMs} ms`)));
+    request.on("timeout", () => request.destroy(new Error(`GET ${path}: timed out after ${timeoutMs} ms`)));
     request.on("error", reject);
     request.end();
   });

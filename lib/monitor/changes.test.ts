@@ -7,6 +7,7 @@ const health = (state: "ok" | "critical", checkedAt: string): ClusterHealth => (
   simulated: false,
   checkedAt,
   intervalSeconds: 30,
+  serverMatrices: [],
   sources: [{ name: "kubeapiserver", up: true }],
   signals: [{ id: "openbao.sealed", subject: "openbao", state, detail: state, evidence: null }],
   summary: { state: state === "ok" ? "ok" : "degraded", line: state },

@@ -29,6 +29,7 @@ export function fingerprint(health: ClusterHealth): string {
     summary: health.summary,
     cells: health.matrix?.cells.map((c) => [c.node, c.keyID, c.status, c.kekID, c.detail, c.stale, c.future, c.orphaned]),
     rows: health.matrix?.rows.map((r) => [r.node, r.state]),
+    servers: health.serverMatrices?.map((m) => [m.server, m.matrix.cells.map((c) => [c.node, c.keyID, c.status, c.detail, c.stale])]),
     signals: health.signals.map((s) => [s.id, s.subject, s.state]),
     sources: health.sources.map((s) => [s.name, s.up]),
     disagreement: health.disagreement,

@@ -3,13 +3,17 @@ import type { ClusterConfig } from "@/lib/clusters/config";
 import { getRaw, type KubeAccess } from "@/lib/kube/client";
 import { recordFailure, recordSuccess, type SourceState } from "./sources";
 
-// One round of reads for one cluster. Every source is read on its own, so one failing source never
-// hides the others; a failure keeps that source's last-known value.
+// One round of HTTP probes for one cluster (the API server's KMS and readiness endpoints, OpenBao and
+// its Transit key); the Kubernetes objects come by watch (watched.ts). Every probe is read on its own,
+// so one failing source never hides the others; a failure keeps that source's last-known value.
 
 export const STACK = { namespace: "cloudtaser-system", operator: "cloudtaser-operator", ebpf: "cloudtaser-ebpf", webhook: "cloudtaser-operator-webhook" };
 
 export interface RawObservation {
+  /** The operator CRs that carry KMS health reports (null when absent or not served). */
   kubeapiserver?: unknown;
+  openshiftapiserver?: unknown;
+  authentication?: unknown;
   nodes?: unknown[];
   clusterOperator?: unknown;
   operator?: unknown;
@@ -30,8 +34,6 @@ export interface CollectTarget {
   openBaoToken?: string;
 }
 
-const notFound = (error: unknown) => (error as { code?: number }).code === 404;
-
 async function openBaoHealth(address: string): Promise<RawObservation["openbao"]> {
   try {
     const response = await fetch(new URL("/v1/sys/health", address), { signal: AbortSignal.timeout(3000) });
@@ -49,14 +51,10 @@ async function openBaoHealth(address: string): Promise<RawObservation["openbao"]
   }
 }
 
-export async function collect(target: CollectTarget, previous: Sources, now: () => Date, kube: KubeAccess): Promise<Sources> {
-  const reads: { [K in keyof RawObservation]-?: () => Promise<RawObservation[K]> } = {
-    kubeapiserver: () => kube.custom.getClusterCustomObject({ group: "operator.openshift.io", version: "v1", plural: "kubeapiservers", name: "cluster" }),
-    nodes: async () => (await kube.core.listNode()).items as unknown[],
-    clusterOperator: () => kube.custom.getClusterCustomObject({ group: "config.openshift.io", version: "v1", plural: "clusteroperators", name: "kube-apiserver" }),
-    operator: () => kube.apps.readNamespacedDeployment({ name: STACK.operator, namespace: STACK.namespace }),
-    ebpf: () => kube.apps.readNamespacedDaemonSet({ name: STACK.ebpf, namespace: STACK.namespace }),
-    webhook: () => kube.admission.readMutatingWebhookConfiguration({ name: STACK.webhook }).catch((error: unknown) => (notFound(error) ? null : Promise.reject(error))),
+export type ProbeName = "kmsProviders" | "readyz" | "openbao" | "transit";
+
+export async function collect(target: CollectTarget, previous: Sources, now: () => Date, kube: KubeAccess): Promise<Pick<Sources, ProbeName>> {
+  const reads: { [K in ProbeName]-?: () => Promise<RawObservation[K]> } = {
     kmsProviders: () => getRaw(kube, "/healthz/kms-providers"),
     readyz: () => getRaw(kube, "/readyz?verbose"),
     openbao: async () => (target.cluster.openbao ? openBaoHealth(target.cluster.openbao.address) : undefined),
@@ -70,10 +68,10 @@ export async function collect(target: CollectTarget, previous: Sources, now: () 
       return { status: response.status, body: await response.json().catch(() => undefined) };
     },
   };
-  const names = Object.keys(reads) as (keyof RawObservation)[];
+  const names = Object.keys(reads) as ProbeName[];
   const results = await Promise.allSettled(names.map((name) => reads[name]()));
   const at = now();
-  const next: Sources = {};
+  const next: Pick<Sources, ProbeName> = {};
   names.forEach((name, i) => {
     const result = results[i];
     const before = previous[name] as SourceState | undefined;

@@ -26,7 +26,7 @@ beforeAll(async () => {
   const kubeconfig = path.join(dir, "demo.kubeconfig");
   writeFileSync(kubeconfig, kubeconfigFor("demo", endpoints));
   entry = {
-    target: { cluster: { name: "demo", kubeconfig, inCluster: false, intervalSeconds: 30, openbao: { address: endpoints.url, transitKey: "k8s-kek" } }, openBaoToken: endpoints.openBaoToken },
+    target: { cluster: { name: "demo", kubeconfig, inCluster: false, intervalSeconds: 30, watchStallSeconds: 30, openbao: { address: endpoints.url, transitKey: "k8s-kek" } }, openBaoToken: endpoints.openBaoToken },
     simulated: true,
     sources: {},
     memo: newMemo(),
@@ -34,9 +34,21 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
+  for (const w of entry.watches?.values() ?? []) w.stop();
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** Rounds until the health shows what a change should produce (watches deliver it within milliseconds). */
+async function pollUntil(check: (h: Awaited<ReturnType<typeof pollOnce>>) => boolean, what: string, ms = 5000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const health = await pollOnce(entry);
+    if (check(health)) return health;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${health.summary.line}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 describe("monitor", () => {
   it("reads a healthy cluster with every source up", async () => {
@@ -50,8 +62,9 @@ describe("monitor", () => {
   it("turns the plugin's cell unhealthy, raises its signal, and notes that the ClusterOperator disagrees", async () => {
     // The API server behind the kubeconfig is master-0's instance, so strike master-0.
     setScenario(server.cluster, "kms-plugin-unavailable", true, { node: "master-0" });
-    const health = await pollOnce(entry);
+    const health = await pollUntil((h) => h.summary.state === "degraded", "the degraded rollup");
     setScenario(server.cluster, "kms-plugin-unavailable", false);
+    await pollUntil((h) => h.summary.state === "ok", "the healthy rollup again");
     expect(health.matrix?.cells.find((c) => c.node === "master-0")).toMatchObject({ status: "error", detail: expect.stringContaining("connection refused") });
     expect(health.summary).toMatchObject({ state: "degraded", line: expect.stringMatching(/^master-0: keyID 1/) });
     expect(health.signals).toContainEqual(expect.objectContaining({ id: "kms.plugin.unhealthy", state: "critical" }));
@@ -73,9 +86,10 @@ describe("monitor", () => {
     const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url }) });
     try {
       setScenario(server.cluster, "kms-plugin-unavailable", true, { node: "master-2" });
-      const led = await pollOnce(entry);
-      setScenario(server.cluster, "kms-plugin-unavailable", false);
+      const led = await pollUntil((h) => h.summary.state === "degraded", "the degraded rollup");
       await persistRound(prisma, led, entry.sources, newMemo(), new Date());
+      setScenario(server.cluster, "kms-plugin-unavailable", false);
+      await pollUntil((h) => h.summary.state === "ok", "the healthy rollup again");
       const follower: Monitored = { ...entry, sources: {}, memo: newMemo(), role: "follower", health: undefined };
       await followOnce(follower, prisma);
       const statuses = (h: typeof led) => h.matrix?.cells.map((c) => `${c.node}:${c.status}`);
@@ -90,7 +104,7 @@ describe("monitor", () => {
   it("keeps the last-known state and says since when when the cluster API is down", async () => {
     await server.stop();
     try {
-      const health = await pollOnce(entry);
+      const health = await pollUntil((h) => h.sources.find((s) => s.name === "kubeapiserver")?.up === false, "the cluster API to be down");
       const kube = health.sources.find((s) => s.name === "kubeapiserver")!;
       expect(kube).toMatchObject({ up: false, downSince: expect.any(String) });
       expect(health.matrix?.cells).toHaveLength(3);

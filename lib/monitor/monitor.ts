@@ -8,10 +8,13 @@ import { announce } from "./changes";
 import { collect, type CollectTarget, type Sources } from "./collect";
 import { createClusterLock } from "./leader";
 import { loadPersisted, newMemo, persistRound, type PersistMemo } from "./persist";
+import { startWatches, stopWatches, watchedSources, watchesSettled, type Watches } from "./watched";
 
 // One loop per cluster inside each server process. The process holding the cluster's advisory lock
-// reads the cluster and stores changes in Postgres; the others serve what it stored. Pages and APIs
-// read the latest health from memory, so any number of open tabs costs the cluster nothing.
+// watches the cluster's objects, probes its HTTP endpoints every round, and stores changes in Postgres;
+// the others serve what it stored. A watched change is composed and pushed at once, without waiting
+// for the next round. Pages and APIs read the latest health from memory, so any number of open tabs
+// costs the cluster nothing.
 
 export interface Monitored {
   target: CollectTarget;
@@ -24,7 +27,15 @@ export interface Monitored {
   /** "leader" reads the cluster; "follower" serves what the leader stored (another process holds the lock). */
   role: "leader" | "follower" | "alone";
   access?: KubeAccess;
+  /** The leader's watches on the cluster's objects; none while following. */
+  watches?: Watches;
+  composeTimer?: NodeJS.Timeout;
 }
+
+/** How long a change waits for others to join it before the health is composed and pushed. */
+const COMPOSE_DEBOUNCE_MS = 50;
+/** How long the first round waits for the watches' first LIST. */
+const FIRST_SYNC_MS = 5_000;
 
 const KEY = Symbol.for("faultline.monitors");
 type Store = Record<symbol, Map<string, Monitored> | undefined>;
@@ -36,19 +47,52 @@ function monitors(): Map<string, Monitored> {
 }
 
 export async function pollOnce(entry: Monitored, now: () => Date = () => new Date()): Promise<ClusterHealth> {
-  // One connection per monitor; built again after a round the cluster API failed (a rotated kubeconfig).
-  if (entry.sources.kubeapiserver?.up === false) entry.access = undefined;
+  // One connection per monitor; built again after a round the API server did not answer (a rotated
+  // kubeconfig). The watches ask for it each time they list or reconnect.
+  if (entry.sources.readyz?.up === false) entry.access = undefined;
   entry.access ??= connect(entry.target.cluster);
-  entry.sources = await collect(entry.target, entry.sources, now, entry.access);
-  entry.health = composeClusterHealth({ name: entry.target.cluster.name, simulated: entry.simulated, intervalSeconds: entry.target.cluster.intervalSeconds, sources: entry.sources, now: now() });
+  if (!entry.watches) {
+    entry.watches = startWatches(() => (entry.access ??= connect(entry.target.cluster)), () => scheduleCompose(entry), { stallMs: entry.target.cluster.watchStallSeconds * 1000 });
+    const until = Date.now() + FIRST_SYNC_MS;
+    while (!watchesSettled(entry.watches) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  }
+  const probes = await collect(entry.target, entry.sources, now, entry.access);
+  entry.sources = { ...entry.sources, ...probes };
+  return composeNow(entry, now());
+}
+
+/** Health from the latest watched objects and probe results; pushed to open pages when it changed. */
+function composeNow(entry: Monitored, at: Date): ClusterHealth {
+  if (entry.watches) entry.sources = { ...entry.sources, ...watchedSources(entry.watches, entry.sources) };
+  entry.health = composeClusterHealth({ name: entry.target.cluster.name, simulated: entry.simulated, intervalSeconds: entry.target.cluster.intervalSeconds, sources: entry.sources, now: at });
   announce(entry.health);
   return entry.health;
+}
+
+function scheduleCompose(entry: Monitored): void {
+  if (entry.composeTimer || !entry.watches) return;
+  entry.composeTimer = setTimeout(() => {
+    entry.composeTimer = undefined;
+    if (!entry.watches) return;
+    composeNow(entry, new Date());
+    persistInBackground(entry);
+  }, COMPOSE_DEBOUNCE_MS);
+  entry.composeTimer.unref();
+}
+
+/** Stops reading the cluster (another process leads, or the monitor is replaced). */
+function stopReading(entry: Monitored): void {
+  stopWatches(entry.watches);
+  entry.watches = undefined;
+  if (entry.composeTimer) clearTimeout(entry.composeTimer);
+  entry.composeTimer = undefined;
 }
 
 export function startMonitor(target: CollectTarget, opts: { simulated: boolean; pollSeconds: number }): Monitored {
   const map = monitors();
   const previous = map.get(target.cluster.name);
   if (previous?.timer) clearInterval(previous.timer);
+  if (previous) stopReading(previous);
   const entry: Monitored = { target, simulated: opts.simulated, sources: {}, memo: newMemo(), role: "alone" };
   const url = loadEnv().DATABASE_URL;
   const lock = url
@@ -64,6 +108,7 @@ export function startMonitor(target: CollectTarget, opts: { simulated: boolean; 
       const db = lock ? database() : undefined;
       if (!leading && db) {
         entry.role = "follower";
+        stopReading(entry);
         await followOnce(entry, db);
       } else {
         entry.role = lock ? "leader" : "alone";

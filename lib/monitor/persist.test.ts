@@ -26,6 +26,7 @@ const health = (state: "ok" | "critical"): ClusterHealth => ({
   simulated: false,
   checkedAt: "2026-08-20T10:15:00.000Z",
   intervalSeconds: 30,
+  serverMatrices: [],
   sources: [],
   signals: [
     { id: "kms.plugin.unhealthy", subject: "master-1/2", state, detail: state === "ok" ? "healthy" : "credential lacks decrypt permission", evidence: { node: "master-1" } },

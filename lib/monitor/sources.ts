@@ -10,6 +10,8 @@ export interface SourceState<T = unknown> {
   downSince?: string;
   lastError?: string;
   value?: T;
+  /** For a watched source: how often it listed, reconnected, was found silent, or got 410 Gone. */
+  watch?: { lists: number; reconnects: number; stalls: number; expired: number; notServed?: boolean };
 }
 
 export function recordSuccess<T>(name: string, value: T, at: Date): SourceState<T> {

@@ -19,6 +19,12 @@ export interface SimClusterOptions extends ModelOptions {
   now?: () => Date;
 }
 
+const REPORTED_CRS = [
+  ["KubeAPIServer", "kubeapiservers"],
+  ["OpenShiftAPIServer", "openshiftapiservers"],
+  ["Authentication", "authentications"],
+] as const;
+
 const type = (group: string, plural: string): ResourceType => findResource(group, group === "" ? "v1" : "v1", plural)!;
 
 export class SimCluster {
@@ -60,16 +66,20 @@ export class SimCluster {
   /** One probe round of every running reporter, written with server-side apply as each node's manager. */
   report(): void {
     this.tick++;
-    const applies = reporterApplies(this.model, this.now(), this.tick, this.firstSeen);
-    if (applies.length === 0) return;
-    try {
-      this.store.applyMany(type("operator.openshift.io", "kubeapiservers"), undefined, "cluster", applies.map((a) => ({ body: a.body, opts: { manager: a.manager, force: true, subresource: "status" as const } })));
-      this.lastReporterError = undefined;
-    } catch (error) {
-      // A refused write is dropped, not queued, as the real reporter does: the report goes stale.
-      if (!(error instanceof StoreError)) throw error;
-      this.lastReporterError = error.message;
+    const now = this.now();
+    let refused: string | undefined;
+    for (const [kind, plural] of REPORTED_CRS) {
+      const applies = reporterApplies(this.model, now, this.tick, this.firstSeen, kind);
+      if (applies.length === 0) continue;
+      try {
+        this.store.applyMany(type("operator.openshift.io", plural), undefined, "cluster", applies.map((a) => ({ body: a.body, opts: { manager: a.manager, force: true, subresource: "status" as const } })));
+      } catch (error) {
+        // A refused write is dropped, not queued, as the real reporter does: the report goes stale.
+        if (!(error instanceof StoreError)) throw error;
+        refused ??= error.message;
+      }
     }
+    this.lastReporterError = refused;
   }
 
   /** Brings nodes and the protection stack's objects in line with the model. */

@@ -15,6 +15,8 @@ export interface KubeApiOptions {
   canWrite: (req: IncomingMessage) => boolean;
   serverAddress: () => string;
   openWatches: Set<ServerResponse>;
+  /** While true, open watches go silent (no events, no bookmarks), as a stalled watch does upstream. */
+  stalled?: () => boolean;
 }
 
 interface Route {
@@ -167,7 +169,9 @@ function serveWatch(route: Route, req: IncomingMessage, res: ServerResponse, url
 
   res.writeHead(200, { "Content-Type": "application/json", "Transfer-Encoding": "chunked", "Cache-Control": "no-cache, private" });
   res.flushHeaders();
-  const write = (event: unknown) => res.write(`${JSON.stringify(event)}\n`);
+  const write = (event: unknown) => {
+    if (!opts.stalled?.()) res.write(`${JSON.stringify(event)}\n`);
+  };
   const bookmark = (extra?: JsonObject) =>
     write({ type: "BOOKMARK", object: { kind: type.kind, apiVersion: apiVersionOf(type), metadata: { resourceVersion: store.resourceVersion, ...(extra ?? {}) } } });
 

@@ -161,9 +161,17 @@ function workloadPod(model: ClusterModel): JsonObject {
 }
 
 /** What each running reporter applies this tick: one condition (or typed reports) per node. */
-export function reporterApplies(model: ClusterModel, now: Date, tick: number, firstSeen: Map<string, string>): { manager: string; body: JsonObject }[] {
+/**
+ * One probe round of the health reporters that write to one operator CR. The kube-apiserver's run on
+ * every node; the aggregated API servers' (OpenShiftAPIServer, Authentication) run beside their
+ * Deployment's replicas, here the first three nodes.
+ */
+const AGGREGATED_REPLICAS = 3;
+
+export function reporterApplies(model: ClusterModel, now: Date, tick: number, firstSeen: Map<string, string>, kind: "KubeAPIServer" | "OpenShiftAPIServer" | "Authentication" = "KubeAPIServer"): { manager: string; body: JsonObject }[] {
   const applies: { manager: string; body: JsonObject }[] = [];
-  for (const node of model.nodes) {
+  const nodes = kind === "KubeAPIServer" ? model.nodes : model.nodes.slice(0, AGGREGATED_REPLICAS);
+  for (const node of nodes) {
     if (!node.present || !node.reporterRunning) continue;
     const checked = iso(new Date(now.getTime() + node.clockSkewMs));
     const results = node.plugins.map((plugin) => ({ plugin, ...probe(model, node, plugin, tick) }));
@@ -179,8 +187,9 @@ export function reporterApplies(model: ClusterModel, now: Date, tick: number, fi
         })),
       );
       const type = `KMSHealthReporter_${node.name}`;
-      if (!firstSeen.has(type)) firstSeen.set(type, checked);
-      status = { conditions: [{ type, status: "True", reason: "AsExpected", message, lastTransitionTime: firstSeen.get(type)! }] };
+      const seenKey = `${kind}/${type}`;
+      if (!firstSeen.has(seenKey)) firstSeen.set(seenKey, checked);
+      status = { conditions: [{ type, status: "True", reason: "AsExpected", message, lastTransitionTime: firstSeen.get(seenKey)! }] };
     } else {
       const title = { healthy: "Healthy", unhealthy: "Unhealthy", error: "Error" } as const;
       status = {
@@ -197,7 +206,7 @@ export function reporterApplies(model: ClusterModel, now: Date, tick: number, fi
         },
       };
     }
-    applies.push({ manager: managerFor(node.name), body: { apiVersion: "operator.openshift.io/v1", kind: "KubeAPIServer", metadata: { name: "cluster" }, status } });
+    applies.push({ manager: managerFor(node.name), body: { apiVersion: "operator.openshift.io/v1", kind, metadata: { name: "cluster" }, status } });
   }
   return applies;
 }

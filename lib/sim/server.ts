@@ -32,6 +32,8 @@ const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(
 export class SimServer {
   private server?: Server;
   private readonly openWatches = new Set<ServerResponse>();
+  /** Fault injection: open watches stay connected but send nothing, as an upstream watch that stalls silently. */
+  watchesStalled = false;
   readonly readToken: string;
   readonly adminToken: string;
   readonly openBaoToken = `s.${randomBytes(12).toString("base64url")}`;
@@ -163,6 +165,7 @@ export class SimServer {
         canWrite: () => role === "admin",
         serverAddress: () => `127.0.0.1:${this.port}`,
         openWatches: this.openWatches,
+        stalled: () => this.watchesStalled,
       });
     }
     sendStatus(res, 404, "NotFound", "the server could not find the requested resource");

@@ -1,0 +1,65 @@
+import type { KmsMatrix } from "@/lib/health/kms-matrix";
+import { Badge, type Tone } from "@/components/ui/badge";
+
+// One API server's node x plugin matrix: status, kekID, age of the last report, and its detail.
+
+export const STATE_TONE: Record<string, Tone> = { ok: "green", healthy: "green", degraded: "red", critical: "red", unhealthy: "red", error: "red", warning: "orange", unknown: "orange" };
+
+export function age(from: string | undefined, now: string): string {
+  if (!from) return "never";
+  const s = Math.round((Date.parse(now) - Date.parse(from)) / 1000);
+  return s < 0 ? `${-s}s in the future` : s < 120 ? `${s}s ago` : `${Math.round(s / 60)} min ago`;
+}
+
+export function KmsMatrixTable({ matrix, checkedAt, testId, caption }: { matrix: KmsMatrix; checkedAt: string; testId: string; caption?: string }) {
+  const keyIDs = [...new Set(matrix.cells.map((c) => c.keyID))];
+  return (
+    <>
+      <table className="data matrix-health" data-testid={testId}>
+        {caption ? <caption>{caption}</caption> : null}
+        <thead>
+          <tr>
+            <th scope="col">Node</th>
+            {keyIDs.map((k) => (
+              <th key={k} scope="col">keyID {k}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {matrix.rows.map((row) => (
+            <tr key={row.node} data-node={row.node}>
+              <th scope="row">
+                {row.node}
+                <span className="sub">{row.state}{!row.present ? " (node gone)" : ""}</span>
+              </th>
+              {keyIDs.map((k) => {
+                const cell = matrix.cells.find((c) => c.node === row.node && c.keyID === k);
+                return (
+                  <td key={k} data-cell={`${row.node}/${k}`}>
+                    {cell ? (
+                      <>
+                        <Badge tone={STATE_TONE[cell.status] ?? "grey"}>{cell.status}</Badge> {cell.kekID ? <code>{cell.kekID}</code> : null}
+                        <span className="sub">
+                          {age(cell.lastChecked, checkedAt)}
+                          {cell.stale ? " · stale" : ""}
+                          {cell.future ? " · clock ahead" : ""}
+                        </span>
+                        {cell.detail ? <span className="sub">{cell.detail}</span> : null}
+                      </>
+                    ) : (
+                      <span className="muted">{row.state === "unparseable" ? "unparseable report" : "no report"}</span>
+                    )}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="muted">
+        {matrix.agreement.map((a) => `keyID ${a.keyID}: ${a.agree ? "nodes agree on the KEK" : `nodes DISAGREE (${a.kekIDs.map((k) => `${k.kekID} on ${k.nodes.join(", ")}`).join("; ")})`}`).join(" · ")}
+        {matrix.migration.inProgress ? ` · migration in progress (keyIDs ${matrix.migration.keyIDs.join(", ")})` : ""}
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,267 @@
+import "server-only";
+import * as k8s from "@kubernetes/client-node";
+import { getJson, KubeHttpError, type KubeAccess } from "./client";
+
+// A LIST then WATCH of one resource collection (or one named object in it), kept in memory: an
+// informer written for what the monitor needs. It asks for bookmarks, relists on 410 Gone, reconnects
+// with capped, jittered backoff, and a watchdog restarts a watch that has gone silent (no event and no
+// bookmark within a bound), a failure mode of long-lived watches that raises no error of its own.
+// Its up/down state follows the same rules as every other source: a single dropped connection that
+// reconnects at once is not an outage; a second failure in a row is, and "down since" is the first.
+
+export interface WatchSpec {
+  /** The collection: /api/v1/nodes, /apis/apps/v1/namespaces/<ns>/deployments, ... */
+  path: string;
+  /** Watch only this object (fieldSelector=metadata.name=<name>). */
+  name?: string;
+}
+
+export interface WatchTuning {
+  /** No event and no bookmark for this long: the watch is restarted (with a fresh LIST). */
+  stallMs: number;
+  backoffInitialMs: number;
+  backoffMaxMs: number;
+  /** The server closes the watch after this long; it is then resumed from the last resourceVersion. */
+  timeoutSeconds: number;
+  /** While the API does not serve the resource type (404 on LIST), ask again this often. */
+  notServedRetryMs: number;
+}
+
+export const DEFAULT_WATCH_TUNING: WatchTuning = { stallMs: 180_000, backoffInitialMs: 500, backoffMaxMs: 10_000, timeoutSeconds: 300, notServedRetryMs: 60_000 };
+
+export interface WatchState {
+  up: boolean;
+  /** A LIST has succeeded at least once: the cache says something. */
+  synced: boolean;
+  /** The API does not serve this resource type (a 404 on LIST): an answer, not an outage. */
+  notServed: boolean;
+  /** The last time the server was heard from (LIST, event or bookmark). */
+  lastSuccess?: string;
+  downSince?: string;
+  lastError?: string;
+  resourceVersion?: string;
+  lists: number;
+  reconnects: number;
+  stalls: number;
+  expired: number;
+}
+
+type Phase = "idle" | "listing" | "watching" | "waiting";
+
+const keyOf = (object: unknown) => {
+  const meta = (object as { metadata?: { namespace?: string; name?: string } } | null)?.metadata;
+  return meta?.name ? `${meta.namespace ?? ""}/${meta.name}` : undefined;
+};
+const rvOf = (object: unknown) => (object as { metadata?: { resourceVersion?: unknown } } | null)?.metadata?.resourceVersion;
+const redact = (text: string) => text.replace(/Bearer\s+\S+/gi, "Bearer ***").slice(0, 300);
+
+export class ResourceWatch {
+  readonly state: WatchState = { up: false, synced: false, notServed: false, lists: 0, reconnects: 0, stalls: 0, expired: 0 };
+  private readonly objects = new Map<string, unknown>();
+  private generation = 0;
+  private phase: Phase = "idle";
+  private controller?: AbortController;
+  private retry?: NodeJS.Timeout;
+  private watchdog?: NodeJS.Timeout;
+  private lastHeard = 0;
+  private watchStarted = 0;
+  private failures = 0;
+  private firstFailureAt?: string;
+  private stopped = true;
+
+  constructor(
+    readonly spec: WatchSpec,
+    private readonly access: () => KubeAccess,
+    private readonly onChange: () => void,
+    private readonly tuning: WatchTuning = DEFAULT_WATCH_TUNING,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.watchdog = setInterval(() => this.checkStall(), Math.max(100, Math.min(5_000, this.tuning.stallMs / 4)));
+    this.watchdog.unref();
+    void this.relist();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.generation++;
+    this.phase = "idle";
+    this.controller?.abort();
+    this.controller = undefined;
+    if (this.retry) clearTimeout(this.retry);
+    if (this.watchdog) clearInterval(this.watchdog);
+  }
+
+  /** The objects as last seen, in the order the server listed them (kept while the source is down). */
+  items(): unknown[] {
+    return [...this.objects.values()];
+  }
+
+  /** The named object, null when it does not exist (or its type is not served), undefined before the first LIST. */
+  object(): unknown {
+    if (!this.state.synced) return undefined;
+    return this.objects.values().next().value ?? null;
+  }
+
+  private query(): string {
+    return this.spec.name ? `?fieldSelector=${encodeURIComponent(`metadata.name=${this.spec.name}`)}` : "";
+  }
+
+  private async relist(): Promise<void> {
+    if (this.stopped) return;
+    const generation = ++this.generation;
+    this.controller?.abort();
+    this.phase = "listing";
+    try {
+      const list = (await getJson(this.access(), `${this.spec.path}${this.query()}`)) as { items?: unknown; metadata?: { resourceVersion?: unknown } };
+      if (generation !== this.generation) return;
+      if (!Array.isArray(list?.items)) throw new Error(`LIST ${this.spec.path}: the answer has no items array`);
+      this.objects.clear();
+      for (const item of list.items) {
+        const key = keyOf(item);
+        if (key) this.objects.set(key, item);
+      }
+      this.state.resourceVersion = typeof list.metadata?.resourceVersion === "string" ? list.metadata.resourceVersion : undefined;
+      this.state.lists++;
+      this.state.notServed = false;
+      this.heard();
+      this.onChange();
+      void this.watch(generation);
+    } catch (error) {
+      if (generation !== this.generation) return;
+      if (error instanceof KubeHttpError && error.code === 404) {
+        // The cluster has no such resource type (not OpenShift, or the CRD is not installed yet).
+        this.objects.clear();
+        this.state.notServed = true;
+        this.state.lists++;
+        this.heard();
+        this.onChange();
+        this.phase = "waiting";
+        this.retry = setTimeout(() => void this.relist(), this.tuning.notServedRetryMs);
+        this.retry.unref();
+        return;
+      }
+      this.fail(error, "list");
+    }
+  }
+
+  private async watch(generation: number): Promise<void> {
+    if (this.stopped || generation !== this.generation) return;
+    this.phase = "watching";
+    this.lastHeard = Date.now();
+    this.watchStarted = Date.now();
+    const watch = new k8s.Watch(this.access().config);
+    // The client's own inactivity timer (a private field, 30 s) would cut quiet watches between two
+    // bookmarks a minute apart; the watchdog owns silence, so that timer only backs it up.
+    (watch as unknown as { requestTimeoutMs: number }).requestTimeoutMs = this.tuning.stallMs * 2;
+    const params: Record<string, string | number | boolean> = { allowWatchBookmarks: true, timeoutSeconds: this.tuning.timeoutSeconds };
+    if (this.state.resourceVersion) params.resourceVersion = this.state.resourceVersion;
+    if (this.spec.name) params.fieldSelector = `metadata.name=${this.spec.name}`;
+    try {
+      const controller = await watch.watch(
+        this.spec.path,
+        params,
+        (type, object) => {
+          if (generation === this.generation) this.event(type, object);
+        },
+        (error: unknown) => {
+          if (generation === this.generation && !this.stopped) this.ended(error);
+        },
+      );
+      if (generation !== this.generation) controller.abort();
+      else this.controller = controller;
+    } catch (error) {
+      if (generation === this.generation) this.fail(error, "watch");
+    }
+  }
+
+  private event(type: string, object: unknown): void {
+    this.lastHeard = Date.now();
+    if (type === "ERROR") {
+      const status = object as { code?: unknown; message?: unknown } | null;
+      if (status?.code === 410) {
+        // Our resourceVersion is older than the server's history: start again from a fresh LIST.
+        this.state.expired++;
+        this.state.resourceVersion = undefined;
+        void this.relist();
+        return;
+      }
+      this.fail(new Error(`watch ${this.spec.path}: ${typeof status?.message === "string" ? status.message : "error event"}`), "watch");
+      return;
+    }
+    const rv = rvOf(object);
+    if (typeof rv === "string" && rv) this.state.resourceVersion = rv;
+    this.heard();
+    if (type === "BOOKMARK") return;
+    const key = keyOf(object);
+    if (!key) return;
+    if (type === "DELETED") this.objects.delete(key);
+    else if (type === "ADDED" || type === "MODIFIED") this.objects.set(key, object);
+    else return;
+    this.onChange();
+  }
+
+  /** The watch connection closed: the server's timeout (resume at once) or an error (back off). */
+  private ended(error: unknown): void {
+    this.controller = undefined;
+    const lived = Date.now() - this.watchStarted;
+    if (!error && lived > 1_000) {
+      this.state.reconnects++;
+      void this.watch(this.generation);
+      return;
+    }
+    this.fail(error ?? new Error(`watch ${this.spec.path} closed after ${lived} ms`), "watch");
+  }
+
+  private checkStall(): void {
+    if (this.stopped || this.phase !== "watching") return;
+    const silent = Date.now() - this.lastHeard;
+    if (silent < this.tuning.stallMs) return;
+    this.state.stalls++;
+    this.generation++;
+    this.controller?.abort();
+    this.controller = undefined;
+    // A silent watch may have missed events: the next attempt lists afresh.
+    this.state.resourceVersion = undefined;
+    this.fail(new Error(`watch ${this.spec.path} went silent: no event or bookmark for ${Math.round(silent / 1000)} s; restarted`), "stall");
+  }
+
+  private heard(): void {
+    this.failures = 0;
+    this.firstFailureAt = undefined;
+    this.state.up = true;
+    this.state.synced = true;
+    this.state.lastSuccess = this.now().toISOString();
+    this.state.downSince = undefined;
+  }
+
+  private fail(error: unknown, phase: "list" | "watch" | "stall"): void {
+    if (this.stopped) return;
+    this.failures++;
+    this.firstFailureAt ??= this.now().toISOString();
+    const message = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+    this.state.lastError = redact(message);
+    // One dropped connection that comes back at once is not an outage; two failures in a row are.
+    const wasUp = this.state.up;
+    if (this.failures >= 2 || !this.state.synced) {
+      this.state.up = false;
+      this.state.downSince ??= this.firstFailureAt;
+    }
+    if (wasUp !== this.state.up) this.onChange();
+    const base = Math.min(this.tuning.backoffMaxMs, this.tuning.backoffInitialMs * 2 ** Math.min(this.failures - 1, 16));
+    const delay = phase === "stall" && this.failures === 1 ? 0 : Math.round(base * (0.5 + Math.random() * 0.5));
+    const generation = ++this.generation;
+    this.phase = "waiting";
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = setTimeout(() => {
+      if (generation !== this.generation) return;
+      // Resume from the last resourceVersion when there is one; the server answers 410 if it is too old.
+      if (this.state.resourceVersion && phase === "watch") void this.watch(generation);
+      else void this.relist();
+    }, delay);
+    this.retry.unref();
+  }
+}
