@@ -13,7 +13,7 @@ test.afterEach(async ({ request }) => {
 test("a plugin failing on one node reaches the open page within seconds, and clears", async ({ page, request }) => {
   test.setTimeout(90_000);
   await page.goto("/health");
-  const cell = page.locator('[data-cell="master-1/1"]');
+  const cell = page.getByTestId("kms-matrix").locator('[data-cell="master-1/1"]');
   await expect(cell).toContainText("healthy");
   const times: number[] = [];
   // 10 failures and 10 recoveries: 20 changes, as the live-health issue asks to measure.
@@ -25,9 +25,13 @@ test("a plugin failing on one node reaches the open page within seconds, and cle
     if (i === 0) {
       await expect(page.getByTestId("rollup")).toContainText("KMS degraded");
       await expect(page.getByTestId("disagreement")).toBeVisible();
-      await expect(page.locator('[data-signal="kms.plugin.unhealthy"][data-state="critical"]')).toBeVisible();
+      // One signal per API server whose plugin on master-1 fails: kube-apiserver, openshift-apiserver, oauth-apiserver.
+      await expect(page.locator('[data-signal="kms.plugin.unhealthy"][data-state="critical"]')).toHaveCount(3);
       await expect(page.locator('[data-component="KMS plugins"]')).toContainText("critical");
       await expect(page.locator('[data-component="OpenBao"]')).toContainText("ok");
+      // The openshift-apiserver's replica on master-1 has its own matrix, opened because it is degraded.
+      await expect(page.getByTestId("kms-matrix-openshift-apiserver").locator('[data-cell="master-1/1"]')).toContainText("error");
+      await expect(page.locator('[data-signal="kms.plugin.unhealthy"][data-state="critical"]', { hasText: "openshift-apiserver master-1/1" })).toBeVisible();
       await shot(page, "40-health-plugin-down");
     }
     t0 = Date.now();
@@ -45,7 +49,7 @@ test("a plugin failing on one node reaches the open page within seconds, and cle
 test("a reporter that stops writing turns its node Unknown after the threshold", async ({ page, request }) => {
   await page.goto("/health");
   await request.post("/api/v1/demo/scenarios/reporter-stale", { data: { node: "master-2" } });
-  const cell = page.locator('[data-cell="master-2/1"]');
+  const cell = page.getByTestId("kms-matrix").locator('[data-cell="master-2/1"]');
   await expect(cell).toContainText("unknown", { timeout: 20_000 });
   await expect(cell).toContainText("stale");
   await expect(page.getByTestId("rollup")).toContainText("master-2: report stale");
