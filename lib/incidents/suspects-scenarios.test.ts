@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getCatalog } from "@/lib/catalog/queries";
+import { ClusterConfig } from "@/lib/clusters/config";
 import { pollOnce, type Monitored } from "@/lib/monitor/monitor";
 import { newMemo } from "@/lib/monitor/persist";
 import { SimCluster } from "@/lib/sim/cluster";
@@ -22,7 +23,7 @@ beforeAll(async () => {
   const kubeconfig = path.join(dir, "demo.kubeconfig");
   writeFileSync(kubeconfig, kubeconfigFor("demo", endpoints));
   entry = {
-    target: { cluster: { name: "demo", kubeconfig, inCluster: false, intervalSeconds: 30, openbao: { address: endpoints.url, transitKey: "k8s-kek" } }, openBaoToken: endpoints.openBaoToken },
+    target: { cluster: ClusterConfig.parse({ name: "demo", kubeconfig, intervalSeconds: 30, openbao: { address: endpoints.url, transitKey: "k8s-kek" } }), openBaoToken: endpoints.openBaoToken },
     simulated: true,
     sources: {},
     memo: newMemo(),

@@ -1,0 +1,112 @@
+import type { Signal } from "@/lib/health/signal-model";
+import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "./config";
+import { fingerprintOf } from "./fingerprint";
+import { closeIncident, joinIncident, loadViews, openIncident, refreshSuspects, reopenIncident, RULES_ACTOR, type MemberInput } from "./membership";
+import { decideRound, incidentHealthySince, type Observation, type RuleState, type Trigger } from "./rules";
+import { appendEvent, inTransaction, type Db, type Tx } from "./tx";
+
+// One monitor round of one cluster through the incident rules, in one transaction: the rules' memory is
+// read and written with the incidents it decides about, so a crash or a restart neither loses nor repeats.
+
+export interface RoundOutcome {
+  opened: number[];
+  joined: number[];
+  reopened: number[];
+  resolved: number[];
+  /** Signal transitions recorded on incidents. */
+  transitions: number;
+}
+
+async function loadRuleState(tx: Tx, cluster: string): Promise<RuleState> {
+  const rows = await tx.incidentRuleState.findMany({ where: { cluster } });
+  return new Map(rows.map((r) => [fingerprintOf(r), { signal: r.signal, subject: r.subject, state: r.state as Observation["state"], since: r.since, streak: r.streak, handled: r.handled, detail: r.detail }]));
+}
+
+async function saveRuleState(tx: Tx, cluster: string, state: RuleState, changed: string[], now: Date): Promise<void> {
+  const rows = changed.map((fp) => state.get(fp)!).filter(Boolean);
+  if (rows.length === 0) return;
+  await tx.$executeRaw`
+    INSERT INTO "incident_rule_states" ("cluster", "signal", "subject", "state", "since", "streak", "handled", "detail", "updated_at")
+    SELECT ${cluster}, s.signal, s.subject, s.state, s.since, s.streak, s.handled, s.detail, ${now}
+    FROM unnest(${rows.map((r) => r.signal)}::text[], ${rows.map((r) => r.subject)}::text[], ${rows.map((r) => r.state)}::text[],
+                ${rows.map((r) => r.since.toISOString())}::timestamptz[], ${rows.map((r) => r.streak)}::int[], ${rows.map((r) => r.handled)}::boolean[],
+                ${rows.map((r) => r.detail.slice(0, 2000))}::text[]) AS s(signal, subject, state, since, streak, handled, detail)
+    ON CONFLICT ("cluster", "signal", "subject") DO UPDATE SET "state" = EXCLUDED."state", "since" = EXCLUDED."since", "streak" = EXCLUDED."streak",
+      "handled" = EXCLUDED."handled", "detail" = EXCLUDED."detail", "updated_at" = EXCLUDED."updated_at"`;
+}
+
+const member = (cluster: string, t: Trigger): MemberInput => ({ cluster, signal: t.signal, subject: t.subject, source: "signal", state: t.state, detail: t.detail, severity: t.severity });
+
+/**
+ * Runs the incident rules over one round of a cluster's signals and stores the outcome. Call it after each
+ * monitor round (only the process that holds the cluster); a failed call can simply be repeated next round.
+ */
+export async function applyRound(db: Db, cluster: string, signals: Signal[], now: Date, config: IncidentRulesConfig = DEFAULT_RULES_CONFIG): Promise<RoundOutcome> {
+  return inTransaction(db, async (tx) => {
+    const outcome: RoundOutcome = { opened: [], joined: [], reopened: [], resolved: [], transitions: 0 };
+    const previous = await loadRuleState(tx, cluster);
+    const incidents = await loadViews(tx, cluster, now, config);
+    const { state, changed, actions } = decideRound({ cluster, previous, signals, incidents, now, config });
+    const evidence = new Map(signals.map((s) => [fingerprintOf({ cluster, signal: s.id, subject: s.subject }), s.evidence]));
+    const touched = new Set<number>();
+    for (const action of actions) {
+      if (action.kind === "transition") {
+        await tx.incidentMember.updateMany({
+          where: { incidentId: action.incidentId, fingerprint: action.fingerprint },
+          data: { state: action.to, detail: action.detail.slice(0, 2000), changedAt: now, healthySince: action.healthy ? now : null },
+        });
+        const recorded = await appendEvent(tx, {
+          incidentId: action.incidentId,
+          at: now,
+          kind: "signal_transition",
+          actor: RULES_ACTOR,
+          summary: `${action.signal} on ${action.subject}: ${action.from} → ${action.to}`,
+          payload: { signal: action.signal, subject: action.subject, from: action.from, to: action.to, detail: action.detail, evidence: evidence.get(action.fingerprint) },
+          key: `transition:${action.incidentId}:${action.fingerprint}:${action.to}:${now.toISOString()}`,
+        });
+        if (recorded) outcome.transitions++;
+        if (!action.healthy) await tx.incident.update({ where: { id: action.incidentId }, data: { lastSeenAt: now, updatedAt: now } });
+        touched.add(action.incidentId);
+      } else if (action.kind === "open") {
+        const { incidentId, created } = await openIncident(tx, action.group.map((t) => member(cluster, t)), { now, reason: action.group[0].reason });
+        (created ? outcome.opened : outcome.joined).push(incidentId);
+        touched.add(incidentId);
+      } else if (action.kind === "join") {
+        touched.add(await joinIncident(tx, action.incidentId, member(cluster, action.trigger), now));
+        outcome.joined.push(action.incidentId);
+      } else if (action.kind === "reopen") {
+        touched.add(await reopenIncident(tx, action.incidentId, member(cluster, action.trigger), now, action.trigger.reason));
+        outcome.reopened.push(action.incidentId);
+      } else {
+        const current = await tx.incident.findUnique({ where: { id: action.incidentId }, select: { status: true } });
+        if (!current || current.status === "resolved") continue; // resolved by a person meanwhile
+        await closeIncident(tx, action.incidentId, now, RULES_ACTOR, action.reason, current.status);
+        outcome.resolved.push(action.incidentId);
+      }
+    }
+    await saveRuleState(tx, cluster, state, changed, now);
+    for (const id of touched) if (!outcome.resolved.includes(id)) await refreshSuspects(tx, id, now);
+    return outcome;
+  });
+}
+
+/**
+ * Resolves incidents on any cluster whose fingerprints have all been healthy long enough: for alert-only
+ * incidents of clusters no monitor reads. Call it about once a minute from one process.
+ */
+export async function sweepIncidents(db: Db, now: Date, config: IncidentRulesConfig = DEFAULT_RULES_CONFIG): Promise<number[]> {
+  return inTransaction(db, async (tx) => {
+    const rows = await tx.incident.findMany({ where: { status: { not: "resolved" }, members: { every: { healthySince: { not: null } } } }, include: { members: true } });
+    const resolved: number[] = [];
+    for (const row of rows) {
+      const since = incidentHealthySince(
+        { id: row.id, status: row.status as "open", openedAt: row.openedAt, reopenedAt: row.reopenedAt, resolvedAt: null, members: row.members.map((m) => ({ ...m, source: "alert" as const })) },
+        new Map(),
+      );
+      if (!since || (now.getTime() - since.getTime()) / 1000 < config.resolveAfterSeconds) continue;
+      await closeIncident(tx, row.id, now, RULES_ACTOR, `every signal healthy for ${Math.round((now.getTime() - since.getTime()) / 1000)}s`, row.status);
+      resolved.push(row.id);
+    }
+    return resolved;
+  });
+}

@@ -1,0 +1,157 @@
+import { getCatalog, getSignalMap } from "@/lib/catalog/queries";
+import type { IncidentRulesConfig } from "./config";
+import { fingerprintOf } from "./fingerprint";
+import { isHealthy, type IncidentView, type Severity } from "./rules";
+import { rankSuspects, suspectsChanged, type Suspect } from "./suspects";
+import { appendEvent, RaceLost, type Tx } from "./tx";
+
+// The writes every path shares (rules, alerts, people): open, join, reopen and resolve an incident, and
+// keep its suspects current. Each runs inside the caller's transaction.
+
+export interface MemberInput {
+  cluster: string;
+  signal: string;
+  subject: string;
+  source: "signal" | "alert";
+  state: string;
+  detail: string;
+  severity: Severity;
+}
+
+export interface Links {
+  catalog?: { id: string; by: string }[];
+  runbooks?: { id: string; by: string }[];
+}
+
+const SEVERITY_RANK: Record<string, number> = { critical: 0, warning: 1, info: 2 };
+export const RULES_ACTOR = "faultline";
+
+export function titleFor(signal: string, subject: string): string {
+  const known = getSignalMap().get(signal);
+  return `${known?.title ?? signal} (${subject})`;
+}
+
+/** The cluster's unresolved incidents and those resolved within the reopen window, with their fingerprints. */
+export async function loadViews(tx: Tx, cluster: string, now: Date, config: IncidentRulesConfig): Promise<IncidentView[]> {
+  const since = new Date(now.getTime() - config.reopenWindowSeconds * 1000);
+  const rows = await tx.incident.findMany({
+    where: { cluster, OR: [{ status: { not: "resolved" } }, { resolvedAt: { gte: since } }] },
+    include: { members: true },
+    orderBy: { id: "asc" },
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    status: r.status as IncidentView["status"],
+    openedAt: r.openedAt,
+    reopenedAt: r.reopenedAt,
+    resolvedAt: r.resolvedAt,
+    members: r.members.map((m) => ({ fingerprint: m.fingerprint, signal: m.signal, subject: m.subject, source: m.source as "signal" | "alert", healthySince: m.healthySince })),
+  }));
+}
+
+/** Adds a fingerprint to an incident; returns the incident that holds it (another one if a racing writer got there first). */
+export async function joinIncident(tx: Tx, incidentId: number, m: MemberInput, now: Date, actor = RULES_ACTOR): Promise<number> {
+  const fingerprint = fingerprintOf(m);
+  const own = await tx.incidentMember.findUnique({ where: { incidentId_fingerprint: { incidentId, fingerprint } } });
+  if (own?.open) {
+    await tx.incidentMember.update({ where: { id: own.id }, data: { state: m.state, detail: m.detail.slice(0, 2000), changedAt: now, healthySince: null } });
+    return incidentId;
+  }
+  if (own) {
+    await tx.incidentMember.update({ where: { id: own.id }, data: { open: true, state: m.state, detail: m.detail.slice(0, 2000), changedAt: now, healthySince: null } });
+  } else {
+    const rows = await tx.$queryRaw<{ id: number }[]>`
+      INSERT INTO "incident_members" ("incident_id", "fingerprint", "cluster", "signal", "subject", "source", "state", "detail", "open", "joined_at", "changed_at")
+      VALUES (${incidentId}, ${fingerprint}, ${m.cluster}, ${m.signal}, ${m.subject}, ${m.source}, ${m.state}, ${m.detail.slice(0, 2000)}, true, ${now}, ${now})
+      ON CONFLICT ("fingerprint") WHERE "open" DO NOTHING RETURNING "id"`;
+    if (rows.length === 0) {
+      const holder = await tx.incidentMember.findFirst({ where: { fingerprint, open: true }, select: { incidentId: true } });
+      if (holder) return holder.incidentId;
+      throw new RaceLost(`could not add ${fingerprint} to incident ${incidentId}`); // gone again: the retry sorts it out
+    }
+    await appendEvent(tx, { incidentId, at: now, kind: "member_joined", actor, summary: `${m.signal} on ${m.subject} joined (${m.state})`, payload: { signal: m.signal, subject: m.subject, source: m.source, state: m.state, detail: m.detail } });
+  }
+  const incident = await tx.incident.findUniqueOrThrow({ where: { id: incidentId }, select: { severity: true } });
+  const data: { lastSeenAt: Date; updatedAt: Date; severity?: string } = { lastSeenAt: now, updatedAt: now };
+  if (SEVERITY_RANK[m.severity] < SEVERITY_RANK[incident.severity]) {
+    data.severity = m.severity;
+    await appendEvent(tx, { incidentId, at: now, kind: "severity_changed", actor, summary: `severity ${incident.severity} → ${m.severity} (${m.signal} on ${m.subject})`, payload: { from: incident.severity, to: m.severity } });
+  }
+  await tx.incident.update({ where: { id: incidentId }, data });
+  return incidentId;
+}
+
+/** Opens an incident for a group of fingerprints (the first is the one it is named after); joins the existing one on a conflict. */
+export async function openIncident(tx: Tx, group: MemberInput[], opts: { now: Date; reason: string; actor?: string; title?: string; links?: Links }): Promise<{ incidentId: number; created: boolean }> {
+  const { now, actor = RULES_ACTOR } = opts;
+  const primary = group[0];
+  const fingerprint = fingerprintOf(primary);
+  const severity = group.reduce<Severity>((worst, m) => (SEVERITY_RANK[m.severity] < SEVERITY_RANK[worst] ? m.severity : worst), primary.severity);
+  const title = opts.title ?? titleFor(primary.signal, primary.subject);
+  const rows = await tx.$queryRaw<{ id: number }[]>`
+    INSERT INTO "incidents" ("cluster", "fingerprint", "signal", "subject", "title", "severity", "status", "source", "opened_at", "last_seen_at", "links", "updated_at")
+    VALUES (${primary.cluster}, ${fingerprint}, ${primary.signal}, ${primary.subject}, ${title.slice(0, 300)}, ${severity}, 'open', ${primary.source}, ${now}, ${now}, ${JSON.stringify(opts.links ?? {})}::jsonb, ${now})
+    ON CONFLICT ("fingerprint") WHERE "status" <> 'resolved' DO NOTHING RETURNING "id"`;
+  let holder: number | undefined;
+  if (rows.length === 0) {
+    holder = (await tx.incident.findFirst({ where: { fingerprint, status: { not: "resolved" } }, select: { id: true } }))?.id;
+    if (holder === undefined) throw new RaceLost(`incident for ${fingerprint} vanished`); // resolved meanwhile: retry
+  } else {
+    const id = rows[0].id;
+    const members = await tx.$queryRaw<{ id: number }[]>`
+      INSERT INTO "incident_members" ("incident_id", "fingerprint", "cluster", "signal", "subject", "source", "state", "detail", "open", "joined_at", "changed_at")
+      VALUES (${id}, ${fingerprint}, ${primary.cluster}, ${primary.signal}, ${primary.subject}, ${primary.source}, ${primary.state}, ${primary.detail.slice(0, 2000)}, true, ${now}, ${now})
+      ON CONFLICT ("fingerprint") WHERE "open" DO NOTHING RETURNING "id"`;
+    if (members.length === 0) {
+      // Another writer put this fingerprint in a grouped incident first: drop ours (no events yet) and join that one.
+      await tx.incident.delete({ where: { id } });
+      holder = (await tx.incidentMember.findFirst({ where: { fingerprint, open: true }, select: { incidentId: true } }))?.incidentId;
+      if (holder === undefined) throw new RaceLost(`incident for ${fingerprint} vanished`);
+    } else {
+      await appendEvent(tx, { incidentId: id, at: now, kind: "status_change", actor, summary: `opened: ${primary.signal} on ${primary.subject} ${opts.reason}`, payload: { to: "open", reason: opts.reason, signal: primary.signal, subject: primary.subject, state: primary.state, detail: primary.detail }, key: `incident:${id}:opened` });
+      for (const m of group.slice(1)) await joinIncident(tx, id, m, now, actor);
+      return { incidentId: id, created: true };
+    }
+  }
+  for (const m of group) await joinIncident(tx, holder, m, now, actor);
+  return { incidentId: holder, created: false };
+}
+
+export async function reopenIncident(tx: Tx, incidentId: number, m: MemberInput, now: Date, reason: string, actor = RULES_ACTOR): Promise<number> {
+  const incident = await tx.incident.findUniqueOrThrow({ where: { id: incidentId } });
+  if (incident.status !== "resolved") return joinIncident(tx, incidentId, m, now, actor);
+  // Fingerprints that another incident holds now stay there; the unique index would refuse them anyway.
+  await tx.$executeRaw`
+    UPDATE "incident_members" AS m SET "open" = true
+    WHERE m."incident_id" = ${incidentId} AND NOT EXISTS (SELECT 1 FROM "incident_members" o WHERE o."fingerprint" = m."fingerprint" AND o."open")`;
+  await tx.incident.update({ where: { id: incidentId }, data: { status: "open", resolvedAt: null, resolvedBy: null, reopenedAt: now, reopenCount: { increment: 1 }, lastSeenAt: now, updatedAt: now } });
+  await appendEvent(tx, { incidentId, at: now, kind: "status_change", actor, summary: `reopened: ${m.signal} on ${m.subject} ${reason}`, payload: { from: "resolved", to: "open", reason, signal: m.signal, subject: m.subject, state: m.state, detail: m.detail } });
+  return joinIncident(tx, incidentId, m, now, actor);
+}
+
+/** Marks an incident resolved and frees its fingerprints for new incidents. */
+export async function closeIncident(tx: Tx, incidentId: number, now: Date, actor: string, resolution: string | undefined, from: string): Promise<void> {
+  await tx.incident.update({ where: { id: incidentId }, data: { status: "resolved", resolvedAt: now, resolvedBy: actor, resolution: resolution ?? null, updatedAt: now } });
+  await tx.incidentMember.updateMany({ where: { incidentId, open: true }, data: { open: false } });
+  await appendEvent(tx, { incidentId, at: now, kind: "status_change", actor, summary: `resolved${resolution ? `: ${resolution}` : ""}`, payload: { from, to: "resolved", resolution: resolution ?? null } });
+}
+
+/** Ranks the suspects from the incident's active fingerprints and alert links; records a change on the timeline. */
+export async function refreshSuspects(tx: Tx, incidentId: number, now: Date, actor = RULES_ACTOR): Promise<void> {
+  const incident = await tx.incident.findUniqueOrThrow({ where: { id: incidentId }, include: { members: true } });
+  const active = incident.members.filter((m) => !isHealthy(m.state)).map((m) => ({ signal: m.signal, subject: m.subject, state: m.source === "alert" ? "critical" : m.state, detail: m.detail }));
+  const links = (incident.links ?? {}) as Links;
+  if (active.length === 0 && !links.catalog?.length) return; // all healthy: keep what was suspected
+  const after = rankSuspects({ active, linked: links.catalog ?? [], entries: getCatalog().entries });
+  const before = (incident.suspects ?? []) as unknown as Suspect[];
+  if (!suspectsChanged(before, after)) return;
+  await tx.incident.update({ where: { id: incidentId }, data: { suspects: after as unknown as object[], updatedAt: now } });
+  await appendEvent(tx, {
+    incidentId,
+    at: now,
+    kind: "suspects_changed",
+    actor,
+    summary: after.length ? `top suspect: ${after[0].title} (${after[0].id})` : "no suspects",
+    payload: { before: before.map((s) => s.id), after: after.map((s) => ({ id: s.id, score: s.score, reason: s.reason })) },
+  });
+}
