@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Registry } from "prom-client";
+import { counterScope, LATENCY_BUCKETS, type HistogramState } from "./counters";
 import { keyIdHash, probe, type ClusterModel, type NodeState } from "./model";
 
 // Health endpoints, OpenBao responses and metrics of the simulated cluster, in the real formats.
@@ -96,68 +97,145 @@ export function renderTransitKey(model: ClusterModel, now: Date): { status: numb
   };
 }
 
-/** kube-apiserver /metrics for one instance: the envelope-encryption families. */
+// Calls per second per provider as kube-apiserver makes them: Status polls, DEK-cache-miss decrypts, writes.
+const STATUS_PER_SECOND = 1 / 20;
+const STATUS_PER_SECOND_UNHEALTHY = 1 / 10;
+const ENCRYPT_PER_SECOND = 0.05;
+const DECRYPT_PER_SECOND = 0.5;
+const BASE_LATENCY_SECONDS = 0.0006;
+/** A flip-flopping key_id switches this often. */
+const FLIP_PERIOD_SECONDS = 60;
+const LATENCY_HELP = "[ALPHA] KMS operation duration with gRPC error code status total.";
+
+/** Share of one plugin's calls that fail now: all while its probe fails, half while it crash-loops. */
+function failingShare(model: ClusterModel, node: NodeState, plugin: NodeState["plugins"][number]): number {
+  if (plugin.flapping) return 0.5;
+  return probe(model, node, plugin, 1).status === "healthy" ? 0 : 1;
+}
+
+/** The key_id Status returns now (before hashing); a flip-flopping one goes back to the previous key at once. */
+function currentKeyId(model: ClusterModel, memo: Map<string, number>, kekID: string, seconds: number): string {
+  const latest = `${kekID}-v${model.transit.latestVersion}`;
+  if (model.keyIdFlips <= 0) {
+    memo.delete("flipsSince");
+    return latest;
+  }
+  if (!memo.has("flipsSince")) memo.set("flipsSince", seconds);
+  const phase = Math.floor((seconds - memo.get("flipsSince")!) / FLIP_PERIOD_SECONDS) % 2;
+  return phase === 0 ? `${kekID}-v${model.transit.latestVersion - 1}` : latest;
+}
+
+const format = (v: number) => String(Number(v.toPrecision(12)));
+
+/** kube-apiserver /metrics for one instance: the envelope-encryption families, counters growing with the clock. */
 export async function renderApiserverMetrics(model: ClusterModel, node: NodeState, now: Date): Promise<string> {
   const registry = new Registry();
   const server = keyIdHash(`apiserver-${node.name}`);
   const seconds = now.getTime() / 1000;
+  const scope = counterScope(model, `apiserver/${node.name}`, seconds);
   const hashTotal = new Counter({ name: "apiserver_envelope_encryption_key_id_hash_total", help: "[ALPHA] Number of times a keyID is used split by transformation type, provider, and apiserver identity.", labelNames: ["apiserver_id_hash", "key_id_hash", "provider_name", "transformation_type"], registers: [registry] });
   const statusSeen = new Gauge({ name: "apiserver_envelope_encryption_key_id_hash_status_last_timestamp_seconds", help: "[ALPHA] The last time in seconds when a keyID was returned by the Status RPC call.", labelNames: ["apiserver_id_hash", "key_id_hash", "provider_name"], registers: [registry] });
-  const latency = new Histogram({ name: "apiserver_envelope_encryption_kms_operations_latency_seconds", help: "[ALPHA] KMS operation duration with gRPC error code status total.", labelNames: ["grpc_status_code", "method_name", "provider_name"], buckets: Array.from({ length: 20 }, (_, i) => 0.0001 * 2 ** i), registers: [registry] });
   const lastUsed = new Gauge({ name: "apiserver_envelope_encryption_key_id_hash_last_timestamp_seconds", help: "[ALPHA] The last time in seconds when a keyID was used.", labelNames: ["apiserver_id_hash", "key_id_hash", "provider_name", "transformation_type"], registers: [registry] });
   const dekCache = new Gauge({ name: "apiserver_envelope_encryption_dek_source_cache_size", help: "[ALPHA] Number of records in data encryption key (DEK) source cache. On a restart, this value is an approximation of the number of decrypt RPC calls the server will make to the KMS plugin.", labelNames: ["provider_name"], registers: [registry] });
-  const invalid = new Counter({ name: "apiserver_envelope_encryption_invalid_key_id_from_status_total", help: "[ALPHA] Number of times an invalid keyID is returned by the Status RPC call split by error.", labelNames: ["error", "provider_name"], registers: [registry] });
   const transformations = new Counter({ name: "apiserver_storage_transformation_operations_total", help: "[ALPHA] Total number of transformations. Successful transformation will have a status 'OK' and a varied status string when the transformation fails.", labelNames: ["resource", "status", "transformation_type", "transformer_prefix"], registers: [registry] });
+  const latency = model.decrypt.latencyFactor * BASE_LATENCY_SECONDS;
   for (const plugin of node.plugins) {
-    const healthy = probe(model, node, plugin, 0).status === "healthy";
-    // A flip-flopping key_id shows as a second hash seen for the same provider.
-    const hashes = [keyIdHash(`${plugin.kekID}-v${model.transit.latestVersion}`), ...(model.keyIdFlips > 0 ? [keyIdHash(`${plugin.kekID}-v${model.transit.latestVersion - 1}`)] : [])];
+    const failing = failingShare(model, node, plugin);
+    const currentHash = keyIdHash(currentKeyId(model, scope.memo, plugin.kekID, seconds));
     for (const resource of RESOURCES) {
       const provider = `${plugin.keyID}_${resource}`;
-      hashes.forEach((hash, i) => {
-        hashTotal.inc({ apiserver_id_hash: server, key_id_hash: hash, provider_name: provider, transformation_type: "from_storage" }, i === 0 ? 18422 : model.keyIdFlips);
-        statusSeen.set({ apiserver_id_hash: server, key_id_hash: hash, provider_name: provider }, seconds - (i === 0 ? 20 : 5));
-        lastUsed.set({ apiserver_id_hash: server, key_id_hash: hash, provider_name: provider, transformation_type: "from_storage" }, seconds - 3);
-      });
+      // Status remembers every hash it ever returned, with when it last did, as kube-apiserver's gauge does.
+      scope.memo.set(`seen\u0000${provider}\u0000${currentHash}`, seconds);
+      for (const [key, at] of scope.memo) {
+        const [kind, p, hash] = key.split("\u0000");
+        if (kind === "seen" && p === provider) statusSeen.set({ apiserver_id_hash: server, key_id_hash: hash, provider_name: provider }, Math.floor(at));
+      }
+      const decrypts = DECRYPT_PER_SECOND * (1 - failing);
+      for (const [key, at] of scope.memo) {
+        const [kind, p, hash] = key.split("\u0000");
+        if (kind !== "seen" || p !== provider) continue;
+        const used = scope.grow(`hash\u0000${provider}\u0000${hash}`, hash === currentHash ? decrypts : 0, hash === currentHash ? 18422 : undefined);
+        if (used === undefined) continue;
+        hashTotal.inc({ apiserver_id_hash: server, key_id_hash: hash, provider_name: provider, transformation_type: "from_storage" }, used);
+        lastUsed.set({ apiserver_id_hash: server, key_id_hash: hash, provider_name: provider, transformation_type: "from_storage" }, Math.floor(at));
+      }
       dekCache.set({ provider_name: provider }, 1);
-      if (!hashes.length) invalid.inc({ error: "empty", provider_name: provider });
-      const code = healthy ? "OK" : "Unavailable";
-      for (const method of ["Status", "Encrypt", "Decrypt"]) {
-        const labels = { grpc_status_code: code, method_name: `/v2.KeyManagementService/${method}`, provider_name: provider };
-        for (let i = 0; i < 20; i++) latency.observe(labels, 0.0006 * model.decrypt.latencyFactor);
+      const code = "Unavailable";
+      const rates: [string, number][] = [
+        ["Status", failing > 0 ? STATUS_PER_SECOND_UNHEALTHY : STATUS_PER_SECOND],
+        ["Encrypt", ENCRYPT_PER_SECOND],
+        ["Decrypt", DECRYPT_PER_SECOND],
+      ];
+      for (const [method, rate] of rates) {
+        scope.observe(series("OK", method, provider), rate * (1 - failing), latency);
+        scope.observe(series(code, method, provider), rate * failing, latency);
       }
-      if (model.decrypt.deadlineExceeded > 0) {
-        const labels = { grpc_status_code: "DeadlineExceeded", method_name: "/v2.KeyManagementService/Decrypt", provider_name: provider };
-        for (let i = 0; i < model.decrypt.deadlineExceeded; i++) latency.observe(labels, 3);
-      }
-      transformations.inc({ resource, status: "OK", transformation_type: "from_storage", transformer_prefix: `k8s:enc:kms:v2:${provider}:` }, 18422);
+      // Decrypts the plugin refuses (unknown key_id, AAD mismatch) and decrypts that time out.
+      scope.observe(series("Internal", "Decrypt", provider), (model.decrypt.unknownKeyIdErrors + model.decrypt.aadErrors) / 600, latency);
+      scope.observe(series("DeadlineExceeded", "Decrypt", provider), model.decrypt.deadlineExceeded / 120, 3);
+      const ok = scope.grow(`transform\u0000${provider}`, decrypts, 18422)!;
+      transformations.inc({ resource, status: "OK", transformation_type: "from_storage", transformer_prefix: `k8s:enc:kms:v2:${provider}:` }, ok);
     }
   }
-  if (model.identityFallback) transformations.inc({ resource: "secrets", status: "OK", transformation_type: "to_storage", transformer_prefix: "identity" }, 7);
-  return registry.metrics();
+  const plaintext = scope.grow("identity", model.identityFallback ? ENCRYPT_PER_SECOND : 0);
+  if (plaintext !== undefined) transformations.inc({ resource: "secrets", status: "OK", transformation_type: "to_storage", transformer_prefix: "identity" }, plaintext);
+  return (await registry.metrics()) + renderLatencyHistogram(scope.histograms());
+}
+
+const series = (code: string, method: string, provider: string) => `${code}\u0000/v2.KeyManagementService/${method}\u0000${provider}`;
+
+/** The latency histogram by hand: prom-client has no way to add many observations at once. */
+function renderLatencyHistogram(histograms: [string, HistogramState][]): string {
+  const name = "apiserver_envelope_encryption_kms_operations_latency_seconds";
+  if (histograms.length === 0) return "";
+  const lines = [`# HELP ${name} ${LATENCY_HELP}`, `# TYPE ${name} histogram`];
+  for (const [key, h] of histograms) {
+    const [code, method, provider] = key.split("\u0000");
+    const labels = `grpc_status_code="${code}",method_name="${method}",provider_name="${provider}"`;
+    LATENCY_BUCKETS.forEach((le, i) => lines.push(`${name}_bucket{${labels},le="${le}"} ${format(h.buckets[i])}`));
+    lines.push(`${name}_bucket{${labels},le="+Inf"} ${format(h.count)}`, `${name}_sum{${labels}} ${format(h.sum)}`, `${name}_count{${labels}} ${format(h.count)}`);
+  }
+  return `${lines.join("\n")}\n`;
 }
 
 /** The KMS plugin's own /metrics (dc-tec bao-kms-provider families) for one plugin on one node. */
-export async function renderPluginMetrics(model: ClusterModel, node: NodeState, keyID: string): Promise<string | undefined> {
+export async function renderPluginMetrics(model: ClusterModel, node: NodeState, keyID: string, now: Date = new Date()): Promise<string | undefined> {
   const plugin = node.plugins.find((p) => p.keyID === keyID);
   if (!plugin) return undefined;
   const registry = new Registry();
-  const healthy = probe(model, node, plugin, 0).status === "healthy";
+  const seconds = now.getTime() / 1000;
+  const scope = counterScope(model, `plugin/${node.name}/${keyID}`, seconds);
+  const failing = failingShare(model, node, plugin);
   const g = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
   const c = (name: string, help: string, labelNames: string[] = []) => new Counter({ name, help, labelNames, registers: [registry] });
-  c("openbao_kms_grpc_requests_total", "Total gRPC requests by method and status.", ["method", "status"]).inc({ method: "Decrypt", status: healthy ? "ok" : "error" }, 5304);
-  c("openbao_kms_openbao_requests_total", "Total requests to OpenBao by operation and status.", ["operation", "status"]).inc({ operation: "decrypt", status: healthy ? "ok" : "error" }, 5304);
-  c("openbao_kms_auth_login_total", "Total OpenBao login attempts by status.", ["status"]).inc({ status: model.auth.loginFailures > 0 ? "error" : "ok" }, Math.max(1, model.auth.loginFailures));
-  g("openbao_kms_token_ttl_seconds", "Remaining TTL of the current OpenBao token in seconds.").set(Math.max(0, model.auth.tokenTtlSeconds));
-  g("openbao_kms_certificate_ttl_seconds", "Remaining validity of the client certificate in seconds.").set(model.auth.certificateTtlSeconds);
-  g("openbao_kms_circuit_breaker_state", "Circuit breaker state: 0 closed, 1 half-open, 2 open.").set(healthy ? 0 : 2);
-  g("openbao_kms_key_version", "Latest Transit key version observed.").set(model.transit.latestVersion);
+  // One plugin serves both resources' providers.
+  const calls = { decrypt: 2 * DECRYPT_PER_SECOND, encrypt: 2 * ENCRYPT_PER_SECOND, status: 2 * (failing > 0 ? STATUS_PER_SECOND_UNHEALTHY : STATUS_PER_SECOND) };
+  const grpc = c("openbao_kms_grpc_requests_total", "Total KMS v2 gRPC requests by method and bounded status.", ["method", "status"]);
+  const bao = c("openbao_kms_openbao_requests_total", "Total OpenBao HTTP requests by operation and bounded status.", ["operation", "status"]);
+  for (const [method, rate] of Object.entries(calls)) {
+    for (const [status, share, base] of [["ok", 1 - failing, 1000], ["error", failing, undefined]] as const) {
+      const count = scope.grow(`grpc\u0000${method}\u0000${status}`, rate * share, base);
+      if (count !== undefined) grpc.inc({ method, status }, count);
+      const operation = method === "status" ? "transit_metadata_read" : `transit_${method}`;
+      const sent = scope.grow(`bao\u0000${operation}\u0000${status}`, rate * share, base);
+      if (sent !== undefined) bao.inc({ operation, status }, sent);
+    }
+  }
+  const logins = c("openbao_kms_auth_login_total", "Total OpenBao auth-method login attempts by bounded status.", ["status"]);
+  logins.inc({ status: "ok" }, scope.grow("login\u0000ok", model.auth.loginFailures > 0 ? 0 : 1 / 300, 1)!);
+  const failedLogins = scope.grow("login\u0000error", model.auth.loginFailures / 300);
+  if (failedLogins !== undefined) logins.inc({ status: "error" }, failedLogins);
+  g("openbao_kms_token_ttl_seconds", "Remaining in-memory OpenBao token TTL.").set(Math.max(0, model.auth.tokenTtlSeconds));
+  g("openbao_kms_certificate_ttl_seconds", "Remaining cert-auth client certificate TTL. Zero when certificate auth is not in use or no certificate has been observed.").set(model.auth.certificateTtlSeconds);
+  g("openbao_kms_circuit_breaker_state", "Status probe circuit breaker state: 0 closed, 1 open.").set(failing > 0 ? 1 : 0);
+  g("openbao_kms_key_version", "Current active OpenBao Transit key version.").set(model.transit.latestVersion);
   // The plugin labels its key_id hash in base64url, not kube-apiserver's sha256:<hex>.
-  const statusHash = createHash("sha256").update(`${plugin.kekID}-v${model.transit.latestVersion - (model.keyIdFlips % 2)}`).digest("base64url");
-  g("openbao_kms_status_key_id_hash", "Hash of the key_id returned by Status.", ["hash"]).set({ hash: statusHash }, 1);
-  c("openbao_kms_decrypt_key_id_errors_total", "Decrypt requests rejected for their key_id.", ["reason"]).inc({ reason: "unknown_key_id" }, model.decrypt.unknownKeyIdErrors);
-  c("openbao_kms_aad_validation_errors_total", "Requests rejected by additional authenticated data validation.", ["reason"]).inc({ reason: "mismatch" }, model.decrypt.aadErrors);
-  c("openbao_kms_socket_restarts_total", "Times the gRPC socket listener was restarted.").inc(node.socketRestarts);
+  const keyId = currentKeyId(model, scope.memo, plugin.kekID, seconds);
+  g("openbao_kms_status_key_id_hash", "Current active Kubernetes key ID hash.", ["hash"]).set({ hash: createHash("sha256").update(keyId).digest("base64url") }, 1);
+  c("openbao_kms_decrypt_key_id_errors_total", "Decrypt requests rejected for their key_id.", ["reason"]).inc({ reason: "unknown_key_id" }, scope.grow("unknownKeyId", model.decrypt.unknownKeyIdErrors / 600, 0)!);
+  c("openbao_kms_aad_validation_errors_total", "Requests rejected by additional authenticated data validation.", ["reason"]).inc({ reason: "mismatch" }, scope.grow("aad", model.decrypt.aadErrors / 600, 0)!);
+  // A crash-looping plugin leaves a dead socket behind about every 30 seconds.
+  c("openbao_kms_socket_restarts_total", "Total verified-dead Unix sockets safely removed before bind.").inc(scope.grow("socketRestarts", plugin.flapping ? 1 / 30 : 0, 0)!);
   return registry.metrics();
 }
 

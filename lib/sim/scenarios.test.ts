@@ -10,22 +10,40 @@ import { renderApiserverMetrics, renderBeaconHealth, renderKmsProviders, renderO
 import { RESOURCES } from "./resources";
 import { listScenarios, SCENARIOS, ScenarioError, setScenario } from "./scenarios";
 
+/**
+ * What a scrape shows apart from the clock's own ticking: gauges by value (timestamps left out), counters
+ * by how much they grow over ten seconds (a counter that stands still is not shown).
+ */
+async function scrape(now: Date, render: (at: Date) => Promise<string | undefined>) {
+  const read = async (at: Date) => parsePrometheusText((await render(at)) ?? "").families;
+  const [first, later] = [await read(now), await read(new Date(now.getTime() + 10_000))];
+  const key = (s: { name: string; labels: Record<string, string> }) => `${s.name}${JSON.stringify(s.labels)}`;
+  const after = new Map(later.flatMap((f) => f.samples.map((s) => [key(s), s.value] as const)));
+  return first
+    .flatMap((f) =>
+      f.samples.flatMap((s) => {
+        if (f.type === "gauge") return s.name.includes("timestamp") ? [] : [`${key(s)}=${s.value}`];
+        const growth = (after.get(key(s)) ?? NaN) - s.value;
+        return growth === 0 ? [] : [`${key(s)}+=${Number(growth.toPrecision(6))}`];
+      }),
+    )
+    .sort();
+}
+
 /** Everything a watcher of this cluster could see, without the clock's own ticking. */
 async function observe(cluster: SimCluster) {
   const now = cluster.now();
   const cr = cluster.store.get(RESOURCES[0], undefined, "cluster");
   const status = readOperatorStatus(cr);
   const bao = renderOpenBaoHealth(cluster.model, now);
-  const metrics = async (fn: () => Promise<string | undefined>) =>
-    parsePrometheusText((await fn()) ?? "").families.flatMap((f) => f.samples.filter((s) => !s.name.includes("timestamp")).map((s) => `${s.name}${JSON.stringify(s.labels)}=${s.value}`)).sort();
   const objects = RESOURCES.slice(3).flatMap((t) => cluster.store.list(t).items.map((o) => JSON.stringify({ kind: o.kind, name: (o.metadata as JsonObject).name, status: o.status, webhooks: o.webhooks })));
   return {
     reports: status.reporterConditions.map((c) => ({ node: c.nodeName, fresh: c.parsed.reports.every((r) => r.lastChecked === now.toISOString().replace(/\.\d{3}Z$/, "Z")), reports: c.parsed.reports.map((r) => ({ ...r, lastChecked: undefined })) })),
     providers: cluster.model.nodes.map((n) => parseKmsProvidersHealth(renderKmsProviders(cluster.model, n, 0).status, renderKmsProviders(cluster.model, n, 0).body)),
     openbao: bao === "unreachable" ? "unreachable" : parseOpenBaoHealth(bao.status, bao.body).state,
     transit: JSON.stringify(parseTransitKey(renderTransitKey(cluster.model, now).body)),
-    apiserverMetrics: await metrics(() => renderApiserverMetrics(cluster.model, cluster.model.nodes[0], now)),
-    pluginMetrics: await metrics(() => renderPluginMetrics(cluster.model, cluster.model.nodes[0], "1")),
+    apiserverMetrics: await scrape(now, (at) => renderApiserverMetrics(cluster.model, cluster.model.nodes[0], at)),
+    pluginMetrics: await scrape(now, (at) => renderPluginMetrics(cluster.model, cluster.model.nodes[0], "1", at)),
     objects,
     beacon: renderBeaconHealth(cluster.model),
   };
