@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { sampleKmsMetrics } from "@/lib/prometheus/sample-metrics";
 import { buildKmsMatrix, type KmsNode } from "./kms-matrix";
 import { parseKmsProvidersHealth } from "./parse-apiserver-health";
 import { parseOpenBaoHealth, parseTransitKey } from "./parse-openbao";
@@ -42,6 +43,7 @@ describe("deriveSignals: every id is in the catalog", () => {
         webhook: readWebhookConfiguration(fixture("mutatingwebhookconfiguration-cloudtaser.json")),
         operator: readDeployment(fixture("deployment-cloudtaser-operator.json")),
         ebpf: readDaemonSet(fixture("daemonset-cloudtaser-ebpf.json")),
+        metrics: sampleKmsMetrics(NOW),
       },
       { now: NOW, webhook: null },
     ];

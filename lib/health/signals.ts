@@ -1,4 +1,6 @@
+import type { KmsMetrics } from "@/lib/prometheus/kms-metrics";
 import { deriveKmsMatrixSignals, deriveKmsProvidersSignals } from "./derive-kms-signals";
+import { deriveMetricSignals } from "./derive-metric-signals";
 import { deriveOpenBaoSignals, deriveTransitSignals, type OpenBaoInput, type TransitInput } from "./derive-openbao-signals";
 import { deriveOperatorSignals, deriveEbpfSignals, deriveWebhookSignals } from "./derive-workload-signals";
 import type { KmsMatrix } from "./kms-matrix";
@@ -24,18 +26,21 @@ export interface SignalInput {
   ebpf?: DaemonSetView;
   /** null: looked for and not found. undefined: not checked. */
   webhook?: WebhookConfigurationView | null;
+  /** The cluster's Prometheus, when it has one (lib/prometheus/kms-metrics.ts). */
+  metrics?: KmsMetrics;
   now: Date;
   caWarningDays?: number;
 }
 
 const DEFAULT_CA_WARNING_DAYS = 30;
 
-/** Every check the input allows, in a fixed order: KMS reports, API servers, OpenBao, Transit, workloads. */
+/** Every check the input allows, in a fixed order: KMS reports, API servers, KMS metrics, OpenBao, Transit, workloads. */
 export function deriveSignals(input: SignalInput): Signal[] {
   return [
     ...(input.matrix ? deriveKmsMatrixSignals(input.matrix) : []),
     ...(input.serverMatrices ?? []).flatMap(({ server, matrix }) => deriveKmsMatrixSignals(matrix).map((s) => ({ ...s, subject: `${server} ${s.subject}` }))),
     ...(input.kmsProviders ? deriveKmsProvidersSignals(input.kmsProviders) : []),
+    ...(input.metrics ? deriveMetricSignals(input.metrics, input.now) : []),
     ...(input.openbao ? deriveOpenBaoSignals(input.openbao) : []),
     ...(input.transit ? deriveTransitSignals(input.transit) : []),
     ...(input.webhook !== undefined ? deriveWebhookSignals(input.webhook, input.now, input.caWarningDays ?? DEFAULT_CA_WARNING_DAYS) : []),
