@@ -54,12 +54,13 @@ export interface StepInput {
   evidence?: unknown;
 }
 
-/** Records one answer; `signals` are the cluster's live signals, which pre-answer a question that names one. */
-export async function recordRunbookStep(db: Db, incidentId: number, sessionId: number, input: StepInput, signals: Signal[], now: Date = new Date()) {
+/** Records one answer; `live` gives the cluster's live signals, which pre-answer a question that names one. */
+export async function recordRunbookStep(db: Db, incidentId: number, sessionId: number, input: StepInput, live: Signal[] | ((cluster: string) => Signal[]), now: Date = new Date()) {
   return inTransaction(db, async (tx) => {
     const rows = await tx.$queryRaw<{ id: number }[]>`SELECT "id" FROM "incident_runbook_sessions" WHERE "id" = ${sessionId} AND "incident_id" = ${incidentId} FOR UPDATE`;
     if (rows.length === 0) throw new IncidentError(404, `incident ${incidentId} has no runbook session ${sessionId}`);
-    const session = await tx.runbookSession.findUniqueOrThrow({ where: { id: sessionId } });
+    const session = await tx.runbookSession.findUniqueOrThrow({ where: { id: sessionId }, include: { incident: { select: { cluster: true } } } });
+    const signals = typeof live === "function" ? live(session.incident.cluster) : live;
     if (session.finishedAt) throw new IncidentError(409, `runbook session ${sessionId} finished at ${session.finishedAt.toISOString()} (outcome ${session.outcome})`);
     const runbook = getRunbook(session.runbookId);
     if (!runbook) throw new IncidentError(409, `runbook ${session.runbookId} no longer exists`);

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { SEVERITIES, STATUSES } from "./queries";
+
+// Request shapes of the incidents API. There is no authentication yet, so `actor` is who the person says
+// they are; it is recorded on the timeline as given.
+
+const Actor = z.string().trim().min(1, "must name who acts").max(100, "at most 100 characters");
+const list = <T extends readonly [string, ...string[]]>(values: T) =>
+  z
+    .string()
+    .transform((s) => s.split(",").map((v) => v.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(values, { message: `must be among: ${values.join(", ")}` })));
+
+export const IncidentListQuery = z.strictObject({
+  cluster: z.string().transform((s) => s.split(",").map((v) => v.trim()).filter(Boolean)).optional(),
+  status: list(STATUSES).optional(),
+  severity: list(SEVERITIES).optional(),
+  limit: z.coerce.number().int("must be a whole number").min(1, "must be 1-500").max(500, "must be 1-500").optional(),
+});
+export type IncidentListQuery = z.infer<typeof IncidentListQuery>;
+
+export const IncidentId = z.coerce.number({ message: "must be an incident number" }).int("must be an incident number").min(1, "must be an incident number").max(2_147_483_647, "must be an incident number");
+
+export const AcknowledgeBody = z.strictObject({ actor: Actor, note: z.string().trim().min(1).max(2000).optional() });
+export type AcknowledgeBody = z.infer<typeof AcknowledgeBody>;
+
+export const ResolveBody = z.strictObject({ actor: Actor, resolution: z.string().trim().min(1).max(2000).optional() });
+export type ResolveBody = z.infer<typeof ResolveBody>;
+
+export const NoteBody = z.strictObject({ actor: Actor, text: z.string().trim().min(1, "must not be empty").max(10_000, "at most 10,000 characters") });
+export type NoteBody = z.infer<typeof NoteBody>;
+
+export const StartSessionBody = z.strictObject({ actor: Actor, runbookId: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a runbook id").optional() });
+export type StartSessionBody = z.infer<typeof StartSessionBody>;
+
+export const StepBody = z.strictObject({
+  actor: Actor,
+  node: z.string().trim().min(1, "must name the step being answered").max(100),
+  answer: z.string().trim().min(1).max(200).optional(),
+  note: z.string().trim().min(1).max(2000).optional(),
+  evidence: z.unknown().optional(),
+});
+export type StepBody = z.infer<typeof StepBody>;
+
+export const ExportQuery = z.strictObject({ format: z.enum(["markdown", "json"], { message: "must be markdown or json" }).default("markdown") });
