@@ -18,6 +18,18 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 
+# The Prometheus client and demo tests run Debian's Prometheus 2.42 on loopback; they fail (not skip) without it.
+if [ ! -x /usr/bin/prometheus ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+    step "installing Debian's prometheus for the metrics tests"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+  else
+    echo "npm test needs Prometheus at /usr/bin/prometheus: run 'sudo apt-get install --no-install-recommends prometheus' and try again" >&2
+    exit 1
+  fi
+fi
+
 mkdir -p test-results
 step "type-check"
 npx tsc --noEmit

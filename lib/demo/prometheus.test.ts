@@ -1,11 +1,10 @@
-import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveMetricSignals } from "@/lib/health/derive-metric-signals";
 import { collectKmsMetrics, fromMetricValue, KMS_METRIC_NAMES, type KmsMetrics } from "@/lib/prometheus/kms-metrics";
-import { PROMETHEUS_BINARY } from "@/lib/prometheus/process";
+import { requirePrometheus } from "@/lib/prometheus/testing";
 import { SimCluster } from "@/lib/sim/cluster";
 import { setScenario } from "@/lib/sim/scenarios";
 import { SimServer } from "@/lib/sim/server";
@@ -20,7 +19,7 @@ let prom: Awaited<ReturnType<typeof startDemoPrometheus>>;
 let url: string;
 
 beforeAll(async () => {
-  expect(existsSync(PROMETHEUS_BINARY), `these tests need Prometheus at ${PROMETHEUS_BINARY}: apt-get install --no-install-recommends prometheus (npm test installs it as root)`).toBe(true);
+  requirePrometheus();
   server = new SimServer({ cluster: new SimCluster({ nodes: 3, intervalMs: 60_000 }) });
   const endpoints = await server.start();
   dir = await mkdtemp(path.join(tmpdir(), "faultline-demo-prom-"));

@@ -1,12 +1,9 @@
-import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_RESPONSE_BYTES, PrometheusQueryError, queryInstant, queryRange } from "./client";
-import { PROMETHEUS_BINARY, startPrometheus, type RunningPrometheus } from "./process";
+import type { RunningPrometheus } from "./process";
+import { startEmptyPrometheus } from "./testing";
 
 // Two halves: the real Prometheus (Debian's, on loopback) for every answer it can give, and a tiny
 // local HTTP server for the answers only a broken proxy or a hostile endpoint gives. That server is a
@@ -24,17 +21,11 @@ const failure = async (promise: Promise<unknown>): Promise<PrometheusQueryError>
 
 describe("against a real Prometheus", () => {
   let prom: RunningPrometheus;
-  let dir: string;
 
   beforeAll(async () => {
-    expect(existsSync(PROMETHEUS_BINARY), `these tests need Prometheus at ${PROMETHEUS_BINARY}: apt-get install --no-install-recommends prometheus (npm test installs it as root)`).toBe(true);
-    dir = await mkdtemp(path.join(tmpdir(), "faultline-prom-client-"));
-    prom = await startPrometheus({ dataDir: dir, config: "global:\n  scrape_interval: 15s\nscrape_configs: []\n" });
+    prom = await startEmptyPrometheus();
   });
-  afterAll(async () => {
-    await prom?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => prom?.stop());
 
   it("reads vectors with labels, and NaN, +Inf and -Inf as numbers", async () => {
     const result = await queryInstant(prom.url, 'label_replace(vector(0) / 0, "kind", "nan", "", "") or label_replace(vector(1) / 0, "kind", "inf", "", "") or label_replace(vector(-1) / 0, "kind", "-inf", "", "") or label_replace(vector(0.25), "kind", "quarter", "", "")', { time: new Date("2026-08-20T10:15:00Z") });
