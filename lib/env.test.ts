@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_RULES_CONFIG } from "./incidents/config";
 import { EnvError, parseEnv } from "./env";
 
 describe("environment", () => {
@@ -11,7 +12,15 @@ describe("environment", () => {
       FAULTLINE_DEMO_NODES: 3,
       FAULTLINE_DEMO_INTERVAL_SECONDS: 30,
       FAULTLINE_POLL_SECONDS: 2,
+      FAULTLINE_INCIDENT_RULES: DEFAULT_RULES_CONFIG,
     });
+  });
+
+  it("reads the incident rules as JSON, fills the defaults, and names a bad field", () => {
+    expect(parseEnv({ FAULTLINE_INCIDENT_RULES: '{"openAfterObservations":2,"resolveAfterSeconds":5}' }).FAULTLINE_INCIDENT_RULES).toEqual({ ...DEFAULT_RULES_CONFIG, openAfterObservations: 2, resolveAfterSeconds: 5 });
+    expect(() => parseEnv({ FAULTLINE_INCIDENT_RULES: "{oops" })).toThrow(/^Invalid environment variable FAULTLINE_INCIDENT_RULES \(got "\{oops"\): must be a JSON object/);
+    expect(() => parseEnv({ FAULTLINE_INCIDENT_RULES: '{"openAfterObservations":0}' })).toThrow(/FAULTLINE_INCIDENT_RULES .*openAfterObservations: /);
+    expect(() => parseEnv({ FAULTLINE_INCIDENT_RULES: '{"openAfterObservation":2}' })).toThrow(/FAULTLINE_INCIDENT_RULES .*openAfterObservation/);
   });
 
   it("refuses a non-loopback bind address with one line naming the variable", () => {

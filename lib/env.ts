@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { IncidentRulesConfig } from "@/lib/incidents/config";
 
 // The one place that reads process.env. Everything else asks loadEnv().
 
@@ -44,6 +45,24 @@ export const EnvSchema = z.object({
   FAULTLINE_DEMO: z.enum(["on", "off"]).default("on"),
   FAULTLINE_DEMO_NODES: z.coerce.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be 1-5000").max(5000, "must be 1-5000").default(3),
   FAULTLINE_DEMO_INTERVAL_SECONDS: z.coerce.number({ message: "must be a number" }).min(1, "must be 1-3600").max(3600, "must be 1-3600").default(30),
+  // When incidents open, group, resolve and reopen (docs/incidents.md): a JSON object of the fields to change.
+  FAULTLINE_INCIDENT_RULES: z
+    .string()
+    .default("{}")
+    .transform((text, ctx) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        ctx.addIssue({ code: "custom", message: 'must be a JSON object such as {"openAfterObservations":3}' });
+        return z.NEVER;
+      }
+      const parsed = IncidentRulesConfig.safeParse(value);
+      if (parsed.success) return parsed.data;
+      const issue = parsed.error.issues[0];
+      ctx.addIssue({ code: "custom", message: `${issue.path.join(".") || "value"}: ${issue.message}` });
+      return z.NEVER;
+    }),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

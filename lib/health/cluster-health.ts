@@ -1,4 +1,5 @@
 import type { RawObservation, Sources } from "@/lib/monitor/collect";
+import type { SourceState } from "@/lib/monitor/sources";
 import { buildKmsMatrix, type KmsMatrix } from "./kms-matrix";
 import { parseKmsProvidersHealth } from "./parse-apiserver-health";
 import { parseOpenBaoHealth, parseTransitKey } from "./parse-openbao";
@@ -15,7 +16,7 @@ export interface ClusterHealth {
   simulated: boolean;
   checkedAt: string;
   intervalSeconds: number;
-  sources: { name: string; up: boolean; lastSuccess?: string; downSince?: string; lastError?: string }[];
+  sources: { name: string; up: boolean; lastSuccess?: string; downSince?: string; lastError?: string; watch?: SourceState["watch"] }[];
   /** The kube-apiserver's node x plugin matrix (kubeapiservers CR): the one that blocks API-server start-up. */
   matrix?: KmsMatrix;
   /**
@@ -110,7 +111,7 @@ export function composeClusterHealth(input: { name: string; simulated: boolean; 
     simulated: input.simulated,
     checkedAt: now.toISOString(),
     intervalSeconds: input.intervalSeconds,
-    sources: Object.values(sources).map((s) => ({ name: s!.name, up: s!.up, lastSuccess: s!.lastSuccess, downSince: s!.downSince, lastError: s!.lastError })),
+    sources: Object.values(sources).map((s) => ({ name: s!.name, up: s!.up, lastSuccess: s!.lastSuccess, downSince: s!.downSince, lastError: s!.lastError, ...(s!.watch ? { watch: s!.watch } : {}) })),
     matrix,
     serverMatrices,
     clusterOperator,

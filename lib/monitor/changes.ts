@@ -50,3 +50,14 @@ export function onChange(listener: (cluster: string) => void): () => void {
   emitter.on("change", listener);
   return () => emitter.off("change", listener);
 }
+
+/** Tells open incident pages that incidents changed (ids may be empty: "something changed, refetch"). */
+export function announceIncidents(ids: number[]): void {
+  changes().emitter.emit("incidents", ids);
+}
+
+export function onIncidentsChange(listener: (ids: number[]) => void): () => void {
+  const { emitter } = changes();
+  emitter.on("incidents", listener);
+  return () => emitter.off("incidents", listener);
+}

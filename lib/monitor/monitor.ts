@@ -4,7 +4,8 @@ import { loadEnv } from "@/lib/env";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { composeClusterHealth, type ClusterHealth } from "@/lib/health/cluster-health";
 import { connect, type KubeAccess } from "@/lib/kube/client";
-import { announce } from "./changes";
+import { applyRound, sweepIncidents } from "@/lib/incidents/apply-round";
+import { announce, announceIncidents } from "./changes";
 import { collect, type CollectTarget, type Sources } from "./collect";
 import { createClusterLock } from "./leader";
 import { loadPersisted, newMemo, persistRound, type PersistMemo } from "./persist";
@@ -24,6 +25,8 @@ export interface Monitored {
   timer?: NodeJS.Timeout;
   memo: PersistMemo;
   persisting?: boolean;
+  /** An incident round is being written (rounds never overlap; a skipped one is simply the next). */
+  judging?: boolean;
   /** "leader" reads the cluster; "follower" serves what the leader stored (another process holds the lock). */
   role: "leader" | "follower" | "alone";
   access?: KubeAccess;
@@ -114,6 +117,7 @@ export function startMonitor(target: CollectTarget, opts: { simulated: boolean; 
         entry.role = lock ? "leader" : "alone";
         await pollOnce(entry);
         persistInBackground(entry);
+        judgeInBackground(entry);
       }
     } catch (error) {
       console.error(`[faultline] monitor ${target.cluster.name}: ${(error as Error).message}`);
@@ -159,11 +163,45 @@ function persistInBackground(entry: Monitored): void {
   if (!db || !entry.health || entry.persisting) return;
   entry.persisting = true;
   persistRound(db, entry.health, entry.sources, entry.memo, new Date())
-    .catch((error: unknown) => console.error(`[faultline] monitor ${entry.target.cluster.name}: could not store health: ${(error as Error).message.split("\n")[0]}`))
+    .catch((error: unknown) => console.error(`[faultline] monitor ${entry.target.cluster.name}: could not store health: ${lastLine((error as Error).message)}`))
     .finally(() => {
       entry.persisting = false;
     });
 }
+
+/** Prisma's messages start with a blank line and the call site; the reason is the last line. */
+function lastLine(message: string): string {
+  return message.split("\n").map((l) => l.trim()).filter(Boolean).pop()?.slice(0, 300) ?? "unknown error";
+}
+
+/**
+ * One observation round of the incident rules for this cluster (leader only: followers would count the
+ * same observation twice). Runs per poll, not per watch event, so "N consecutive observations" means rounds.
+ */
+function judgeInBackground(entry: Monitored): void {
+  const db = database();
+  if (!db || !entry.health || entry.judging) return;
+  entry.judging = true;
+  const health = entry.health;
+  const rules = loadEnv().FAULTLINE_INCIDENT_RULES;
+  applyRound(db, health.name, health.signals, new Date(), rules)
+    .then(async (outcome) => {
+      const touched = [...outcome.opened, ...outcome.joined, ...outcome.reopened, ...outcome.resolved];
+      // Incidents held only by alerts for clusters no monitor reads resolve here too, about once a minute.
+      if (Date.now() - lastSweep >= SWEEP_INTERVAL_MS) {
+        lastSweep = Date.now();
+        touched.push(...(await sweepIncidents(db, new Date(), rules)));
+      }
+      if (touched.length > 0 || outcome.transitions > 0) announceIncidents(touched);
+    })
+    .catch((error: unknown) => console.error(`[faultline] monitor ${health.name}: could not apply the incident rules: ${lastLine((error as Error).message)}`))
+    .finally(() => {
+      entry.judging = false;
+    });
+}
+
+const SWEEP_INTERVAL_MS = 60_000;
+let lastSweep = 0;
 
 export function listClusterHealth(): ClusterHealth[] {
   return [...monitors().values()].flatMap((m) => (m.health ? [m.health] : []));
