@@ -9,6 +9,7 @@ describe("environment", () => {
       PORT: 3000,
       FAULTLINE_DATA_DIR: ".data",
       FAULTLINE_DEMO: "on",
+      FAULTLINE_DEMO_PROMETHEUS: "on",
       FAULTLINE_DEMO_NODES: 3,
       FAULTLINE_DEMO_INTERVAL_SECONDS: 30,
       FAULTLINE_POLL_SECONDS: 2,

@@ -44,6 +44,8 @@ export const EnvSchema = z.object({
   // The built-in simulated cluster; the default while no real cluster is configured.
   FAULTLINE_DEMO: z.enum(["on", "off"]).default("on"),
   FAULTLINE_DEMO_NODES: z.coerce.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be 1-5000").max(5000, "must be 1-5000").default(3),
+  // Debian's Prometheus scraping the demo cluster's metrics, when /usr/bin/prometheus is installed.
+  FAULTLINE_DEMO_PROMETHEUS: z.enum(["on", "off"]).default("on"),
   FAULTLINE_DEMO_INTERVAL_SECONDS: z.coerce.number({ message: "must be a number" }).min(1, "must be 1-3600").max(3600, "must be 1-3600").default(30),
   // When incidents open, group, resolve and reopen (docs/incidents.md): a JSON object of the fields to change.
   FAULTLINE_INCIDENT_RULES: z

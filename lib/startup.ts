@@ -4,7 +4,10 @@ import { getCatalog } from "@/lib/catalog/queries";
 import { ensureDatabase } from "@/lib/db/bootstrap";
 import { readFileSync } from "node:fs";
 import { ClusterConfigError, loadClustersFile } from "@/lib/clusters/config";
+import path from "node:path";
+import { startDemoPrometheus } from "@/lib/demo/prometheus";
 import { DEMO_BOOKMARK_SECONDS, startDemoCluster } from "@/lib/demo/runtime";
+import type { RunningSim } from "@/lib/sim/runtime";
 import { startMonitor } from "@/lib/monitor/monitor";
 import { EnvError, loadEnv } from "@/lib/env";
 import packageJson from "@/package.json";
@@ -50,10 +53,20 @@ export async function startServerProcess(): Promise<void> {
     const demo = await startDemoCluster();
     if (!demo) return;
     console.log(`[faultline] demo cluster (simulated) on ${demo.endpoints.url}; kubeconfig ${demo.kubeconfigPath}`);
+    const prometheus = await startDemoMetrics(demo);
     startMonitor(
       {
-        cluster: { name: "demo", kubeconfig: demo.kubeconfigPath, inCluster: false, intervalSeconds: env.FAULTLINE_DEMO_INTERVAL_SECONDS, watchStallSeconds: DEMO_BOOKMARK_SECONDS * 4, openbao: { address: demo.endpoints.url, transitKey: "k8s-kek" } },
+        cluster: {
+          name: "demo",
+          kubeconfig: demo.kubeconfigPath,
+          inCluster: false,
+          intervalSeconds: env.FAULTLINE_DEMO_INTERVAL_SECONDS,
+          watchStallSeconds: DEMO_BOOKMARK_SECONDS * 4,
+          openbao: { address: demo.endpoints.url, transitKey: "k8s-kek" },
+          ...("url" in prometheus ? { prometheus: { url: prometheus.url } } : {}),
+        },
         openBaoToken: demo.endpoints.openBaoToken,
+        prometheusNote: "unavailable" in prometheus ? prometheus.unavailable : undefined,
       },
       { simulated: true, pollSeconds: env.FAULTLINE_POLL_SECONDS },
     );
@@ -61,6 +74,34 @@ export async function startServerProcess(): Promise<void> {
     console.error(`[faultline] the demo cluster could not start: ${(error as Error).message}`);
   }
 }
+
+/** The demo's KMS metrics: Debian's Prometheus scraping the simulator, when it is installed. */
+async function startDemoMetrics(demo: RunningSim): Promise<{ url: string } | { unavailable: string }> {
+  const env = loadEnv();
+  if (env.FAULTLINE_DEMO_PROMETHEUS === "off") return { unavailable: "the demo's Prometheus is off (FAULTLINE_DEMO_PROMETHEUS=off)" };
+  // Every node is scraped up to a bound; a 5,000-node demo is for the health model, not for metrics.
+  const nodes = demo.server.cluster.model.nodes.filter((n) => n.present).slice(0, DEMO_SCRAPED_NODES);
+  try {
+    const started = await startDemoPrometheus({
+      dataDir: path.join(env.FAULTLINE_DATA_DIR, "prometheus"),
+      simAddress: demo.endpoints.url,
+      token: demo.endpoints.readToken,
+      targets: { nodes: nodes.map((n) => n.name), plugins: nodes.flatMap((n) => n.plugins.map((p) => ({ node: n.name, keyID: p.keyID }))) },
+      scrapeIntervalSeconds: 5,
+    });
+    if ("unavailable" in started) {
+      console.log(`[faultline] KMS metrics: no Prometheus for the demo cluster (${started.unavailable})`);
+      return started;
+    }
+    console.log(`[faultline] KMS metrics: Prometheus for the demo cluster on ${started.url}, ready in ${started.startMs} ms`);
+    return { url: started.url };
+  } catch (error) {
+    console.error(`[faultline] KMS metrics: the demo's Prometheus could not start: ${(error as Error).message}`);
+    return { unavailable: (error as Error).message };
+  }
+}
+
+const DEMO_SCRAPED_NODES = 20;
 
 /** A token file's content; its value is never logged. */
 function readSecretFile(file: string): string | undefined {

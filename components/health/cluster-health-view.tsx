@@ -7,6 +7,7 @@ import type { ClusterHealth } from "@/lib/health/cluster-health";
 import { Badge } from "@/components/ui/badge";
 import { ComponentCards } from "./component-cards";
 import { age, KmsMatrixTable, STATE_TONE } from "./kms-matrix-table";
+import { KmsMetricsPanel } from "./kms-metrics-panel";
 
 export type SignalLinks = Record<string, { catalog: { id: string; title: string }[]; runbooks: { id: string; title: string }[] }>;
 
@@ -75,6 +76,7 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
           <KmsMatrixTable matrix={m.matrix} checkedAt={h.checkedAt} testId={`kms-matrix-${m.server}`} caption={`${m.server} (${m.server === "oauth-apiserver" ? "authentications" : "openshiftapiservers"} CR)`} />
         </details>
       ))}
+      <KmsMetricsPanel metrics={h.metrics} note={h.metricsNote} stale={h.sources.some((s) => s.name === "metrics" && !s.up)} checkedAt={h.checkedAt} />
       <h3>Signals</h3>
       <SignalList signals={signals.filter((x) => x.state !== "ok")} links={links} />
       <details className="passing">

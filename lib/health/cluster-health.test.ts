@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Sources } from "@/lib/monitor/collect";
+import { sampleKmsMetrics, setSampleValue } from "@/lib/prometheus/sample-metrics";
 import { composeClusterHealth } from "./cluster-health";
 
 // One matrix per API-server CR: the kube-apiserver's and each aggregated API server's are judged
@@ -58,5 +59,22 @@ describe("one KMS matrix per API-server CR", () => {
     const h = compose({ openshiftapiserver: up("openshiftapiserver", null), authentication: up("authentication", null) });
     expect(h.serverMatrices).toEqual([]);
     expect(h.summary.state).toBe("ok");
+  });
+});
+
+describe("KMS metrics in a cluster's health", () => {
+  it("raises the metric signals and keeps the series for the sparklines", () => {
+    const metrics = setSampleValue(sampleKmsMetrics(now), "tokenTtl", { node: "master-1", key_id: "1" }, 90);
+    const h = compose({ metrics: up("metrics", metrics) });
+    expect(h.metrics?.metrics.tokenTtl.series.length).toBeGreaterThan(0);
+    expect(h.metricsNote).toBeUndefined();
+    expect(h.signals.filter((s) => s.id === "kms.auth.ttl-low" && s.state !== "ok").map((s) => [s.subject, s.state])).toEqual([["master-1/1", "critical"]]);
+  });
+
+  it("says why there are no metrics", () => {
+    expect(compose({}).metricsNote).toMatch(/no Prometheus configured/);
+    const sources = { kubeapiserver: up("kubeapiserver", cr("KubeAPIServer", healthy)), nodes: up("nodes", nodes) };
+    const h = composeClusterHealth({ name: "demo", simulated: true, intervalSeconds: 30, sources, now, prometheusNote: "prometheus is not installed" });
+    expect(h.metricsNote).toBe("prometheus is not installed");
   });
 });

@@ -1,5 +1,6 @@
 import type { RawObservation, Sources } from "@/lib/monitor/collect";
 import type { SourceState } from "@/lib/monitor/sources";
+import type { KmsMetrics } from "@/lib/prometheus/kms-metrics";
 import { buildKmsMatrix, type KmsMatrix } from "./kms-matrix";
 import { parseKmsProvidersHealth } from "./parse-apiserver-health";
 import { parseOpenBaoHealth, parseTransitKey } from "./parse-openbao";
@@ -25,6 +26,10 @@ export interface ClusterHealth {
    * not hide an unhealthy one.
    */
   serverMatrices: ServerMatrix[];
+  /** The KMS metrics with their sparkline history; absent when the cluster has no Prometheus configured. */
+  metrics?: KmsMetrics;
+  /** Why there are no metrics: no Prometheus configured, or the demo's could not start. */
+  metricsNote?: string;
   clusterOperator?: { degraded?: string; reason?: string; message?: string };
   /** Set when the ClusterOperator and Faultline's rollup do not agree. */
   disagreement?: string;
@@ -54,7 +59,7 @@ function nodesOf(value: RawObservation["nodes"]) {
   });
 }
 
-export function composeClusterHealth(input: { name: string; simulated: boolean; intervalSeconds: number; sources: Sources; now: Date }): ClusterHealth {
+export function composeClusterHealth(input: { name: string; simulated: boolean; intervalSeconds: number; sources: Sources; now: Date; prometheusNote?: string }): ClusterHealth {
   const { sources, now } = input;
   const cr = sources.kubeapiserver?.value;
   const nodes = nodesOf(sources.nodes?.value);
@@ -85,6 +90,7 @@ export function composeClusterHealth(input: { name: string; simulated: boolean; 
     operator: sources.operator?.value ? readDeployment(sources.operator.value) : undefined,
     ebpf: sources.ebpf?.value ? readDaemonSet(sources.ebpf.value) : undefined,
     webhook: webhookRaw === null ? null : webhookRaw ? readWebhookConfiguration(webhookRaw) : undefined,
+    metrics: sources.metrics?.value,
   });
   const co = sources.clusterOperator?.value ? readClusterOperator(sources.clusterOperator.value).degraded : undefined;
   const clusterOperator = co ? { degraded: co.status, reason: co.reason, message: co.message } : undefined;
@@ -114,6 +120,8 @@ export function composeClusterHealth(input: { name: string; simulated: boolean; 
     sources: Object.values(sources).map((s) => ({ name: s!.name, up: s!.up, lastSuccess: s!.lastSuccess, downSince: s!.downSince, lastError: s!.lastError, ...(s!.watch ? { watch: s!.watch } : {}) })),
     matrix,
     serverMatrices,
+    metrics: sources.metrics?.value,
+    metricsNote: sources.metrics?.value ? undefined : (input.prometheusNote ?? "no Prometheus configured for this cluster (prometheus.url in the clusters file)"),
     clusterOperator,
     disagreement,
     signals,

@@ -1,6 +1,7 @@
 import "server-only";
 import type { ClusterConfig } from "@/lib/clusters/config";
 import { getRaw, type KubeAccess } from "@/lib/kube/client";
+import { collectKmsMetrics, type KmsMetrics } from "@/lib/prometheus/kms-metrics";
 import { recordFailure, recordSuccess, type SourceState } from "./sources";
 
 // One round of HTTP probes for one cluster (the API server's KMS and readiness endpoints, OpenBao and
@@ -24,6 +25,8 @@ export interface RawObservation {
   readyz?: { status: number; body: string };
   openbao?: { status: number; body: unknown } | { unreachable: true; error: string };
   transit?: { status: number; body: unknown };
+  /** The KMS metrics from the cluster's Prometheus, when one is configured. */
+  metrics?: KmsMetrics;
 }
 
 export type Sources = { [K in keyof RawObservation]?: SourceState<RawObservation[K]> };
@@ -32,6 +35,8 @@ export interface CollectTarget {
   cluster: ClusterConfig;
   /** Token for the Transit read, when one is configured (never logged). */
   openBaoToken?: string;
+  /** Why there is no Prometheus to read, when that is known (shown where the metric panels would be). */
+  prometheusNote?: string;
 }
 
 async function openBaoHealth(address: string): Promise<RawObservation["openbao"]> {
@@ -51,7 +56,20 @@ async function openBaoHealth(address: string): Promise<RawObservation["openbao"]
   }
 }
 
-export type ProbeName = "kmsProviders" | "readyz" | "openbao" | "transit";
+export type ProbeName = "kmsProviders" | "readyz" | "openbao" | "transit" | "metrics";
+
+/** Prometheus scrapes every 15-30 s; asking more often than this only repeats the same answer. */
+export const METRICS_REFRESH_MS = 15_000;
+
+/** The KMS metrics, or the previous answer while it is fresh; a Prometheus that answers nothing is down. */
+async function kmsMetrics(url: string, previous: Sources["metrics"], now: Date): Promise<KmsMetrics> {
+  const last = previous?.up && previous.value ? Date.parse(previous.value.at) : NaN;
+  if (previous?.value && now.getTime() - last < METRICS_REFRESH_MS) return previous.value;
+  const metrics = await collectKmsMetrics(url, now);
+  const answered = Object.values(metrics.metrics).some((m) => m.answered);
+  if (!answered && metrics.errors.length > 0) throw new Error(`Prometheus ${url}: ${metrics.errors[0].message}`);
+  return metrics;
+}
 
 export async function collect(target: CollectTarget, previous: Sources, now: () => Date, kube: KubeAccess): Promise<Pick<Sources, ProbeName>> {
   const reads: { [K in ProbeName]-?: () => Promise<RawObservation[K]> } = {
@@ -67,6 +85,7 @@ export async function collect(target: CollectTarget, previous: Sources, now: () 
       });
       return { status: response.status, body: await response.json().catch(() => undefined) };
     },
+    metrics: async () => (target.cluster.prometheus ? kmsMetrics(target.cluster.prometheus.url, previous.metrics, now()) : undefined),
   };
   const names = Object.keys(reads) as ProbeName[];
   const results = await Promise.allSettled(names.map((name) => reads[name]()));

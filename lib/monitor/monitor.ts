@@ -67,7 +67,7 @@ export async function pollOnce(entry: Monitored, now: () => Date = () => new Dat
 /** Health from the latest watched objects and probe results; pushed to open pages when it changed. */
 function composeNow(entry: Monitored, at: Date): ClusterHealth {
   if (entry.watches) entry.sources = { ...entry.sources, ...watchedSources(entry.watches, entry.sources) };
-  entry.health = composeClusterHealth({ name: entry.target.cluster.name, simulated: entry.simulated, intervalSeconds: entry.target.cluster.intervalSeconds, sources: entry.sources, now: at });
+  entry.health = composeClusterHealth({ name: entry.target.cluster.name, simulated: entry.simulated, intervalSeconds: entry.target.cluster.intervalSeconds, sources: entry.sources, now: at, prometheusNote: entry.target.prometheusNote });
   announce(entry.health);
   return entry.health;
 }
@@ -145,7 +145,7 @@ function database(): PrismaClient | undefined {
 export async function followOnce(entry: Monitored, db: PrismaClient): Promise<void> {
   const { sources } = await loadPersisted(db, entry.target.cluster.name);
   entry.sources = sources;
-  entry.health = composeClusterHealth({ name: entry.target.cluster.name, simulated: entry.simulated, intervalSeconds: entry.target.cluster.intervalSeconds, sources, now: new Date() });
+  entry.health = composeClusterHealth({ name: entry.target.cluster.name, simulated: entry.simulated, intervalSeconds: entry.target.cluster.intervalSeconds, sources, now: new Date(), prometheusNote: entry.target.prometheusNote });
   announce(entry.health);
 }
 

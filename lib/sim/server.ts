@@ -151,7 +151,7 @@ export class SimServer {
     const plugin = /^\/kms-plugins\/([^/]+)\/([^/]+)\/metrics$/.exec(path);
     if (plugin) {
       const pluginNode = cluster.model.nodes.find((n) => n.name === plugin[1]);
-      const text = pluginNode ? await renderPluginMetrics(cluster.model, pluginNode, plugin[2]) : undefined;
+      const text = pluginNode ? await renderPluginMetrics(cluster.model, pluginNode, plugin[2], now) : undefined;
       if (!text) return sendText(res, 404, "404 page not found\n");
       return sendText(res, 200, text, "text/plain; version=0.0.4; charset=utf-8");
     }

@@ -1,0 +1,103 @@
+import type { KmsMetricName, KmsMetrics, MetricSeries, MetricValue } from "@/lib/prometheus/kms-metrics";
+import { KEYID_CHANGES_WARNING, LATENCY_WARNING_SECONDS, TTL_WARNING_SECONDS } from "@/lib/health/derive-metric-signals";
+import { formatMetric, Sparkline } from "./sparkline";
+import { age } from "./kms-matrix-table";
+
+// The KMS metrics from the cluster's Prometheus: per metric, the series that matter most now, each
+// with a 15-minute sparkline and its current value. A metric whose query failed says why; the others
+// still show.
+
+interface Panel {
+  name: KmsMetricName;
+  title: string;
+  /** Which series come first: the worst ones. */
+  worst: "highest" | "lowest";
+  threshold?: number;
+  tone: (v: number) => "ok" | "warning" | "critical";
+}
+
+const PANELS: Panel[] = [
+  { name: "latencyP99", title: "KMS call latency, p99", worst: "highest", threshold: LATENCY_WARNING_SECONDS, tone: (v) => (v >= 1 ? "critical" : v >= LATENCY_WARNING_SECONDS ? "warning" : "ok") },
+  { name: "errorRate", title: "Failed KMS calls per second", worst: "highest", tone: (v) => (v > 0 ? "critical" : "ok") },
+  { name: "requestRate", title: "KMS calls per second", worst: "highest", tone: () => "ok" },
+  { name: "keyIdChanges", title: "key_id switches (kube-apiserver, 15 min)", worst: "highest", threshold: KEYID_CHANGES_WARNING, tone: (v) => (v >= KEYID_CHANGES_WARNING ? "warning" : "ok") },
+  { name: "pluginKeyIdChanges", title: "key_id switches (plugin, 15 min)", worst: "highest", threshold: KEYID_CHANGES_WARNING, tone: (v) => (v >= KEYID_CHANGES_WARNING ? "warning" : "ok") },
+  { name: "circuitBreaker", title: "Plugin circuit breaker (1 = open)", worst: "highest", tone: (v) => (v >= 1 ? "critical" : "ok") },
+  { name: "tokenTtl", title: "OpenBao token TTL", worst: "lowest", threshold: TTL_WARNING_SECONDS, tone: (v) => (v <= 120 ? "critical" : v < TTL_WARNING_SECONDS ? "warning" : "ok") },
+  { name: "certificateTtl", title: "Client certificate TTL", worst: "lowest", threshold: TTL_WARNING_SECONDS, tone: (v) => (v === 0 ? "ok" : v <= 120 ? "critical" : v < TTL_WARNING_SECONDS ? "warning" : "ok") },
+];
+
+const SHOWN = 6;
+
+const numeric = (v: MetricValue | null): number | undefined => (typeof v === "number" ? v : v === "+Inf" ? Infinity : v === "-Inf" ? -Infinity : undefined);
+
+function seriesName(labels: Record<string, string>): string {
+  return [labels.node ?? labels.instance, labels.provider_name ?? (labels.key_id ? `kms-${labels.key_id}` : undefined), labels.method].filter(Boolean).join(" · ") || "cluster";
+}
+
+function ordered(series: MetricSeries[], worst: Panel["worst"]): MetricSeries[] {
+  const key = (s: MetricSeries) => numeric(s.value) ?? (worst === "highest" ? -Infinity : Infinity);
+  return [...series].sort((a, b) => (worst === "highest" ? key(b) - key(a) : key(a) - key(b)) || seriesName(a.labels).localeCompare(seriesName(b.labels)));
+}
+
+export function KmsMetricsPanel({ metrics, note, stale, checkedAt }: { metrics?: KmsMetrics; note?: string; stale?: boolean; checkedAt: string }) {
+  if (!metrics) {
+    return (
+      <p className="muted" data-testid="kms-metrics-none">
+        KMS metrics: {note ?? "none yet"}.
+      </p>
+    );
+  }
+  return (
+    <section className="kms-metrics" data-testid="kms-metrics" aria-label="KMS metrics">
+      <h3>
+        KMS metrics <span className="muted small">from {metrics.source}, as of {age(metrics.at, checkedAt)}{stale ? " (Prometheus is down: last known values)" : ""}</span>
+      </h3>
+      {metrics.errors.length > 0 ? (
+        <p className="callout small" data-testid="kms-metrics-errors">
+          {metrics.errors.length} quer{metrics.errors.length === 1 ? "y" : "ies"} failed: {metrics.errors.slice(0, 3).map((e) => `${e.metric} (${e.query}): ${e.message}`).join("; ")}
+          {metrics.errors.length > 3 ? "; …" : ""}
+        </p>
+      ) : null}
+      <div className="metric-grid">
+        {PANELS.map((panel) => {
+          const metric = metrics.metrics[panel.name];
+          if (!metric) return null;
+          const series = ordered(metric.series, panel.worst);
+          return (
+            <div key={panel.name} className="metric-card" data-metric={panel.name}>
+              <h4>{panel.title}</h4>
+              {!metric.answered ? (
+                <p className="muted small">no answer from Prometheus</p>
+              ) : series.length === 0 ? (
+                <p className="muted small">no series</p>
+              ) : (
+                <table className="metric-series">
+                  <tbody>
+                    {series.slice(0, SHOWN).map((s) => {
+                      const now = numeric(s.value);
+                      const tone = now === undefined ? "unknown" : panel.tone(now);
+                      const name = seriesName(s.labels);
+                      return (
+                        <tr key={JSON.stringify(s.labels)} data-series={name} data-tone={tone}>
+                          <th scope="row" className="small">{name}</th>
+                          <td>
+                            <Sparkline points={s.points} label={`${panel.title}, ${name}`} unit={metric.unit} threshold={panel.threshold} tone={tone} />
+                          </td>
+                          <td className={`metric-value tone-${tone}`}>{now === undefined ? "no value" : formatMetric(now, metric.unit)}</td>
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+              )}
+              {series.length > SHOWN || metric.truncated ? (
+                <p className="muted small">+{series.length - Math.min(SHOWN, series.length) + (metric.truncated ?? 0)} more series</p>
+              ) : null}
+            </div>
+          );
+        })}
+      </div>
+    </section>
+  );
+}
