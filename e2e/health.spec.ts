@@ -26,7 +26,9 @@ test("a plugin failing on one node reaches the open page within seconds, and cle
       await expect(page.getByTestId("rollup")).toContainText("KMS degraded");
       await expect(page.getByTestId("disagreement")).toBeVisible();
       // One signal per API server whose plugin on master-1 fails: kube-apiserver, openshift-apiserver, oauth-apiserver.
-      await expect(page.locator('[data-signal="kms.plugin.unhealthy"][data-state="critical"]')).toHaveCount(3);
+      for (const subject of ["master-1/1", "openshift-apiserver master-1/1", "oauth-apiserver master-1/1"]) {
+        await expect(page.locator(`[data-signal="kms.plugin.unhealthy"][data-state="critical"][data-subject="${subject}"]`)).toBeVisible();
+      }
       await expect(page.locator('[data-component="KMS plugins"]')).toContainText("critical");
       await expect(page.locator('[data-component="OpenBao"]')).toContainText("ok");
       // The openshift-apiserver's replica on master-1 has its own matrix, opened because it is degraded.
@@ -44,6 +46,19 @@ test("a plugin failing on one node reaches the open page within seconds, and cle
   mkdirSync("test-results", { recursive: true });
   writeFileSync("test-results/health-latency.json", JSON.stringify(result, null, 2));
   console.log(`change to screen over ${times.length} changes: median ${result.medianMs} ms, p95 ${result.p95Ms} ms`);
+});
+
+test("the KMS metrics from the demo's Prometheus draw sparklines, and a failed plugin's circuit breaker opens", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  await page.goto("/health");
+  const panel = page.getByTestId("kms-metrics");
+  await expect(panel).toBeVisible({ timeout: 30_000 });
+  await expect(panel.locator('[data-metric="latencyP99"] svg.sparkline[role="img"]').first()).toHaveAttribute("aria-label", /KMS call latency, p99, master-\d.*: last /, { timeout: 30_000 });
+  await request.post("/api/v1/demo/scenarios/kms-plugin-unavailable", { data: { node: "master-1" } });
+  const breaker = panel.locator('[data-metric="circuitBreaker"] [data-series^="master-1"]');
+  await expect(breaker).toHaveAttribute("data-tone", "critical", { timeout: 40_000 });
+  await expect(page.locator('[data-signal="kms.plugin.unhealthy"][data-subject="master-1/1/circuit-breaker"][data-state="critical"]')).toBeVisible();
+  await shot(page, "41-health-kms-metrics");
 });
 
 test("a reporter that stops writing turns its node Unknown after the threshold", async ({ page, request }) => {

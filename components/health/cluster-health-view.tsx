@@ -91,7 +91,7 @@ function SignalList({ signals, links }: { signals: ClusterHealth["signals"]; lin
   return (
     <ul className="plain signals" data-testid="signals">
       {signals.map((s) => (
-        <li key={`${s.id}/${s.subject}`} data-signal={s.id} data-state={s.state}>
+        <li key={`${s.id}/${s.subject}`} data-signal={s.id} data-subject={s.subject} data-state={s.state}>
           <Badge tone={STATE_TONE[s.state] ?? "grey"}>{s.state}</Badge> <code>{s.id}</code> <span className="muted">{s.subject}</span>: {s.detail}
           {s.state !== "ok" && links[s.id] ? (
             <div className="links">

@@ -58,8 +58,8 @@ async function openBaoHealth(address: string): Promise<RawObservation["openbao"]
 
 export type ProbeName = "kmsProviders" | "readyz" | "openbao" | "transit" | "metrics";
 
-/** Prometheus scrapes every 15-30 s; asking more often than this only repeats the same answer. */
-export const METRICS_REFRESH_MS = 15_000;
+/** Prometheus scrapes every 5-30 s; asking more often than this only repeats the same answer. */
+export const METRICS_REFRESH_MS = 5_000;
 
 /** The KMS metrics, or the previous answer while it is fresh; a Prometheus that answers nothing is down. */
 async function kmsMetrics(url: string, previous: Sources["metrics"], now: Date): Promise<KmsMetrics> {
