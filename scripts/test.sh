@@ -7,25 +7,18 @@ export NEXT_TELEMETRY_DISABLED=1
 
 step() { printf '\n== %s\n' "$1"; }
 
-if [ ! -x /usr/bin/chromium ]; then
+# Debian's Chromium (the end-to-end tests) and Prometheus 2.42 (the metrics tests, and the demo's KMS metrics
+# in the end-to-end run): installed here when running as root, otherwise named; the tests fail, not skip, without them.
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/prometheus ] || missing+=(prometheus)
+if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
-    step "installing Debian's chromium for the end-to-end tests (about a minute)"
+    step "installing Debian's ${missing[*]} for the tests (about a minute)"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
-    echo "npm test needs Chromium at /usr/bin/chromium: run 'sudo apt-get install chromium' and try again" >&2
-    exit 1
-  fi
-fi
-
-# The Prometheus client and demo tests run Debian's Prometheus 2.42 on loopback; they fail (not skip) without it.
-if [ ! -x /usr/bin/prometheus ]; then
-  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
-    step "installing Debian's prometheus for the metrics tests"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null
-  else
-    echo "npm test needs Prometheus at /usr/bin/prometheus: run 'sudo apt-get install --no-install-recommends prometheus' and try again" >&2
+    echo "npm test needs ${missing[*]} (/usr/bin/chromium, /usr/bin/prometheus): run 'sudo apt-get install --no-install-recommends ${missing[*]}' and try again" >&2
     exit 1
   fi
 fi
