@@ -2,7 +2,7 @@ import "server-only";
 import type { ClusterConfig } from "@/lib/clusters/config";
 import { getRaw, type KubeAccess } from "@/lib/kube/client";
 import { collectKmsMetrics, type KmsMetrics } from "@/lib/prometheus/kms-metrics";
-import { recordFailure, recordSuccess, type SourceState } from "./sources";
+import { backingOff, recordFailure, recordSuccess, type SourceState } from "./sources";
 
 // One round of HTTP probes for one cluster (the API server's KMS and readiness endpoints, OpenBao and
 // its Transit key); the Kubernetes objects come by watch (watched.ts). Every probe is read on its own,
@@ -87,10 +87,13 @@ export async function collect(target: CollectTarget, previous: Sources, now: () 
     },
     metrics: async () => (target.cluster.prometheus ? kmsMetrics(target.cluster.prometheus.url, previous.metrics, now()) : undefined),
   };
-  const names = Object.keys(reads) as ProbeName[];
+  const start = now();
+  // Each source keeps its own backoff: one that keeps failing is asked less often, the others as usual.
+  const names = (Object.keys(reads) as ProbeName[]).filter((name) => !backingOff(previous[name] as SourceState | undefined, start));
   const results = await Promise.allSettled(names.map((name) => reads[name]()));
   const at = now();
   const next: Pick<Sources, ProbeName> = {};
+  for (const name of Object.keys(reads) as ProbeName[]) if (previous[name]) (next as Record<string, SourceState>)[name] = previous[name] as SourceState;
   names.forEach((name, i) => {
     const result = results[i];
     const before = previous[name] as SourceState | undefined;

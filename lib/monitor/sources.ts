@@ -10,6 +10,9 @@ export interface SourceState<T = unknown> {
   downSince?: string;
   lastError?: string;
   value?: T;
+  /** For a polled source that is down: failures in a row, and when it is next asked (capped backoff). */
+  failures?: number;
+  retryAt?: string;
   /** For a watched source: how often it listed, reconnected, was found silent, or got 410 Gone. */
   watch?: { lists: number; reconnects: number; stalls: number; expired: number; notServed?: boolean };
 }
@@ -18,9 +21,13 @@ export function recordSuccess<T>(name: string, value: T, at: Date): SourceState<
   return { name, up: true, lastSuccess: at.toISOString(), value };
 }
 
+/** A source that keeps failing is asked again after 1 s, 2 s, 4 s ... up to this. */
+export const PROBE_BACKOFF_MAX_MS = 30_000;
+
 /** A failure keeps the last-known value; the error text is cut short and never holds a token. */
 export function recordFailure<T>(previous: SourceState<T> | undefined, name: string, error: unknown, at: Date): SourceState<T> {
   const message = (error instanceof Error ? error.message : String(error)).replace(/Bearer\s+\S+/gi, "Bearer ***").slice(0, 300);
+  const failures = (previous?.up === false ? (previous.failures ?? 1) : 0) + 1;
   return {
     name,
     up: false,
@@ -28,5 +35,12 @@ export function recordFailure<T>(previous: SourceState<T> | undefined, name: str
     downSince: previous?.up === false ? previous.downSince : at.toISOString(),
     lastError: message,
     value: previous?.value,
+    failures,
+    retryAt: new Date(at.getTime() + Math.min(PROBE_BACKOFF_MAX_MS, 1000 * 2 ** (failures - 1))).toISOString(),
   };
+}
+
+/** Whether a down source is still waiting out its backoff (then it keeps its state and is not asked). */
+export function backingOff(state: SourceState | undefined, at: Date): boolean {
+  return state?.up === false && state.retryAt !== undefined && Date.parse(state.retryAt) > at.getTime();
 }
