@@ -59,6 +59,13 @@ export async function pollOnce(entry: Monitored, now: () => Date = () => new Dat
     const until = Date.now() + FIRST_SYNC_MS;
     while (!watchesSettled(entry.watches) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   }
+  // A watch that hears from the API server again is evidence enough: its probes need not wait out their backoff.
+  if (entry.watches?.get("kubeapiserver")?.state.up) {
+    for (const name of ["readyz", "kmsProviders"] as const) {
+      const probe = entry.sources[name];
+      if (probe && !probe.up && probe.retryAt) entry.sources = { ...entry.sources, [name]: { ...probe, retryAt: undefined } };
+    }
+  }
   const probes = await collect(entry.target, entry.sources, now, entry.access);
   entry.sources = { ...entry.sources, ...probes };
   return composeNow(entry, now());
