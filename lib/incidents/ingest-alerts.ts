@@ -1,3 +1,4 @@
+import { announceIncidents } from "@/lib/monitor/changes";
 import { getCatalog } from "@/lib/catalog/queries";
 import { mapAlert, type AlertmanagerPayload, type MappedAlert } from "./alertmanager";
 import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "./config";
@@ -90,9 +91,12 @@ async function ingestOne(tx: Tx, a: MappedAlert, now: Date, config: IncidentRule
 export async function ingestAlertmanager(db: Db, payload: AlertmanagerPayload, opts: { cluster?: string; now?: Date; config?: IncidentRulesConfig } = {}): Promise<AlertOutcome[]> {
   const now = opts.now ?? new Date();
   const alerts = payload.alerts.map((alert) => mapAlert(alert, payload, opts.cluster));
-  return inTransaction(db, async (tx) => {
+  const outcomes = await inTransaction(db, async (tx) => {
     const outcomes: AlertOutcome[] = [];
     for (const alert of alerts) outcomes.push(await ingestOne(tx, alert, now, opts.config ?? DEFAULT_RULES_CONFIG));
     return outcomes;
   });
+  const touched = outcomes.flatMap((o) => (o.result === "recorded" && o.incidentId !== null ? [o.incidentId] : []));
+  if (touched.length > 0) announceIncidents([...new Set(touched)]);
+  return outcomes;
 }

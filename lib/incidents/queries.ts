@@ -26,6 +26,7 @@ export interface IncidentSummary {
   openedAt: Date;
   acknowledgedAt: Date | null;
   resolvedAt: Date | null;
+  reopenedAt: Date | null;
   lastSeenAt: Date;
   reopenCount: number;
   members: number;
@@ -39,7 +40,7 @@ export async function listIncidents(db: Db, filter: IncidentFilter = {}): Promis
   if (filter.severity?.length) where.push(Prisma.sql`i."severity" IN (${Prisma.join(filter.severity)})`);
   const rows = await db.$queryRaw<(Omit<IncidentSummary, "members" | "topSuspect"> & { members: bigint; top: { id: string; title: string } | null })[]>`
     SELECT i."id", i."cluster", i."title", i."severity", i."status", i."source", i."signal", i."subject", i."opened_at" AS "openedAt",
-           i."acknowledged_at" AS "acknowledgedAt", i."resolved_at" AS "resolvedAt", i."last_seen_at" AS "lastSeenAt", i."reopen_count" AS "reopenCount",
+           i."acknowledged_at" AS "acknowledgedAt", i."resolved_at" AS "resolvedAt", i."reopened_at" AS "reopenedAt", i."last_seen_at" AS "lastSeenAt", i."reopen_count" AS "reopenCount",
            (SELECT count(*) FROM "incident_members" m WHERE m."incident_id" = i."id") AS "members",
            CASE WHEN jsonb_array_length(i."suspects") > 0 THEN jsonb_build_object('id', i."suspects"->0->'id', 'title', i."suspects"->0->'title') END AS "top"
     FROM "incidents" i

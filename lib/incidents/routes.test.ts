@@ -97,7 +97,7 @@ describe("POST /api/v1/alerts/alertmanager", () => {
 describe("incidents API", () => {
   it("validates filters, ids and bodies with field errors", async () => {
     const filters = await listRoute(get("/api/v1/incidents?status=opened&limit=0"));
-    expect([filters.status, (await filters.json()).fields]).toEqual([400, { "status.0": ["must be among: open, acknowledged, resolved"], limit: ["must be 1-500"] }]);
+    expect([filters.status, (await filters.json()).fields]).toEqual([400, { status: ["must be among: open, acknowledged, resolved (not opened)"], limit: ["must be 1-500"] }]);
     const list = await (await listRoute(get("/api/v1/incidents?status=open,acknowledged&cluster=prod,staging"))).json();
     expect(list.incidents.map((i: { cluster: string }) => i.cluster).sort()).toEqual(["prod", "staging"]);
     expect((await getRoute(get("/api/v1/incidents/abc"), params({ id: "abc" }))).status).toBe(400);

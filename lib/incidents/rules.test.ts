@@ -29,6 +29,9 @@ class World {
         const incident = this.byId(action.incidentId);
         incident.members.push({ ...action.trigger, source: "signal", healthySince: null });
         if (action.kind === "reopen") Object.assign(incident, { status: "open", reopenedAt: now, resolvedAt: null });
+      } else if (action.kind === "transition") {
+        const member = this.byId(action.incidentId).members.find((m) => m.fingerprint === action.fingerprint)!;
+        member.healthySince = action.healthy ? now : null;
       } else if (action.kind === "resolve") {
         Object.assign(this.byId(action.incidentId), { status: "resolved", resolvedAt: now });
       }
@@ -137,6 +140,21 @@ describe("resolving and reopening", () => {
     world.round(370, sealed("ok"));
     expect(world.round(370 + 601, sealed("critical"))).toEqual([{ kind: "open", group: [expect.objectContaining({ signal: "openbao.sealed" })] }]);
     expect(world.incidents.map((i) => i.id)).toEqual([1, 2]);
+  });
+
+  it("on a reopen, the incident's other fingerprints that fire again record their transition (so suspects see them)", () => {
+    const world = new World(config);
+    const both = (state: SignalState) => [sig("openbao.sealed", "openbao", state), sig("kms.plugin.unhealthy", "master-1/2", state)];
+    world.round(0, both("critical"));
+    world.round(10, both("ok"));
+    world.round(70, both("ok"));
+    expect(world.byId(1).status).toBe("resolved");
+    const actions = world.round(300, both("critical"));
+    expect(actions).toEqual([
+      { kind: "reopen", incidentId: 1, trigger: expect.objectContaining({ signal: "openbao.sealed" }) },
+      expect.objectContaining({ kind: "transition", incidentId: 1, signal: "kms.plugin.unhealthy", from: "ok", to: "critical", healthy: false }),
+    ]);
+    expect(world.round(302, both("critical"))).toEqual([]);
   });
 
   it("does not reopen an incident resolved by hand while its signal still fires, only when it fires again", () => {

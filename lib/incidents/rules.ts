@@ -178,7 +178,19 @@ export function decideRound(input: RoundInput): RoundResult {
     changed.add(trigger.fingerprint);
     const placement = placeFingerprint(trigger.fingerprint, incidents, now, config);
     const member: MemberView = { fingerprint: trigger.fingerprint, signal: trigger.signal, subject: trigger.subject, source: "signal", healthySince: null };
-    if (placement.kind === "member") continue; // already in its unresolved incident; transitions record the change
+    if (placement.kind === "member") {
+      // Already in its unresolved incident; transitions record the change. A member last recorded healthy whose
+      // incident another fingerprint reopened this round gets its transition here (the loop above skipped it).
+      const holder = incidents.find((i) => i.id === placement.incidentId)!;
+      const recordedHealthy = holder.members.some((m) => m.fingerprint === trigger.fingerprint && m.source === "signal" && m.healthySince);
+      if (recordedHealthy && !actions.some((a) => a.kind === "transition" && a.fingerprint === trigger.fingerprint)) {
+        const before = previousStates.get(trigger.fingerprint);
+        const from = before && before !== trigger.state ? before : "ok";
+        actions.push({ kind: "transition", incidentId: holder.id, fingerprint: trigger.fingerprint, signal: trigger.signal, subject: trigger.subject, from, to: trigger.state, detail: trigger.detail, healthy: false });
+        touched.add(holder.id);
+      }
+      continue;
+    }
     if (placement.kind === "open" || placement.incidentId === -1) {
       if (group.length === 0) incidents.push({ id: -1, status: "open", openedAt: now, reopenedAt: null, resolvedAt: null, members: [] });
       incidents.find((i) => i.id === -1)!.members.push(member);

@@ -1,6 +1,7 @@
 import type { Signal } from "@/lib/health/signal-model";
 import { getRunbook, listRunbooks } from "@/lib/runbooks/queries";
 import { nodeMap } from "@/lib/runbooks/walk";
+import { announced } from "./announce";
 import { IncidentError } from "./errors";
 import type { Suspect } from "./suspects";
 import { suggestAnswer, suggestRunbooks, type Suggestion } from "./suggest";
@@ -25,7 +26,7 @@ export interface RecordedStep {
 }
 
 export async function startRunbookSession(db: Db, incidentId: number, input: { actor: string; runbookId?: string }, now: Date = new Date()) {
-  return inTransaction(db, async (tx) => {
+  return announced(incidentId, inTransaction(db, async (tx) => {
     const incident = await tx.incident.findUnique({ where: { id: incidentId }, include: { members: true } });
     if (!incident) throw new IncidentError(404, `no incident ${incidentId}`);
     let runbookId = input.runbookId;
@@ -40,7 +41,7 @@ export async function startRunbookSession(db: Db, incidentId: number, input: { a
     const session = await tx.runbookSession.create({ data: { incidentId, runbookId, startedAt: now, startedBy: input.actor, path: [runbook.root], steps: [] } });
     await appendEvent(tx, { incidentId, at: now, kind: "runbook_started", actor: input.actor, summary: `started runbook ${runbook.title} (${runbook.id})`, payload: { sessionId: session.id, runbookId } });
     return session;
-  });
+  }));
 }
 
 export interface StepInput {
@@ -56,7 +57,7 @@ export interface StepInput {
 
 /** Records one answer; `live` gives the cluster's live signals, which pre-answer a question that names one. */
 export async function recordRunbookStep(db: Db, incidentId: number, sessionId: number, input: StepInput, live: Signal[] | ((cluster: string) => Signal[]), now: Date = new Date()) {
-  return inTransaction(db, async (tx) => {
+  return announced(incidentId, inTransaction(db, async (tx) => {
     const rows = await tx.$queryRaw<{ id: number }[]>`SELECT "id" FROM "incident_runbook_sessions" WHERE "id" = ${sessionId} AND "incident_id" = ${incidentId} FOR UPDATE`;
     if (rows.length === 0) throw new IncidentError(404, `incident ${incidentId} has no runbook session ${sessionId}`);
     const session = await tx.runbookSession.findUniqueOrThrow({ where: { id: sessionId }, include: { incident: { select: { cluster: true } } } });
@@ -111,5 +112,5 @@ export async function recordRunbookStep(db: Db, incidentId: number, sessionId: n
     }
     await tx.incident.update({ where: { id: incidentId }, data: { updatedAt: now } });
     return { session: updated, step };
-  });
+  }));
 }

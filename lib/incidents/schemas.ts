@@ -5,11 +5,15 @@ import { SEVERITIES, STATUSES } from "./queries";
 // they are; it is recorded on the timeline as given.
 
 const Actor = z.string().trim().min(1, "must name who acts").max(100, "at most 100 characters");
+// A comma-separated list; an error names the field (not "status.0") and the values it refused.
 const list = <T extends readonly [string, ...string[]]>(values: T) =>
-  z
-    .string()
-    .transform((s) => s.split(",").map((v) => v.trim()).filter(Boolean))
-    .pipe(z.array(z.enum(values, { message: `must be among: ${values.join(", ")}` })));
+  z.string().transform((s, ctx) => {
+    const items = s.split(",").map((v) => v.trim()).filter(Boolean);
+    const refused = items.filter((v) => !values.includes(v));
+    if (refused.length === 0) return items as T[number][];
+    ctx.addIssue({ code: "custom", message: `must be among: ${values.join(", ")} (not ${refused.join(", ")})` });
+    return z.NEVER;
+  });
 
 export const IncidentListQuery = z.strictObject({
   cluster: z.string().transform((s) => s.split(",").map((v) => v.trim()).filter(Boolean)).optional(),
