@@ -7,7 +7,7 @@ import { usePathname } from "next/navigation";
 const SECTIONS = [
   { href: "/catalog", label: "Catalog", ready: true },
   { href: "/health", label: "Live health", ready: true },
-  { href: "/incidents", label: "Incidents", ready: false },
+  { href: "/incidents", label: "Incidents", ready: true },
   { href: "/runbooks", label: "Runbooks", ready: true },
   { href: "/blast-radius", label: "Blast radius", ready: true },
   { href: "/game-day", label: "Game day", ready: true },

@@ -1,0 +1,56 @@
+import { Badge } from "@/components/ui/badge";
+import { ago, SEVERITY_TONE, STATUS_TONE, toneOf, utc } from "./format";
+import type { IncidentDetailView } from "./types";
+
+export function IncidentHeader({ incident, now }: { incident: IncidentDetailView["incident"]; now: number }) {
+  return (
+    <header className="incident-header" data-testid="incident-header">
+      <h1>
+        <span className="muted">#{incident.id}</span> {incident.title}
+      </h1>
+      <p className="incident-badges">
+        <Badge tone={toneOf(STATUS_TONE, incident.status)}>
+          <span data-testid="incident-status">{incident.status}</span>
+        </Badge>{" "}
+        <Badge tone={toneOf(SEVERITY_TONE, incident.severity)}>{incident.severity}</Badge> cluster <strong>{incident.cluster}</strong> · opened by{" "}
+        {incident.source === "alert" ? "an alert" : "a live signal"}: <code>{incident.signal}</code> on {incident.subject}
+        {incident.reopenCount ? ` · reopened ${incident.reopenCount}×` : ""}
+      </p>
+      <dl className="facts incident-times">
+        <dt>Opened</dt>
+        <dd>
+          {ago(incident.openedAt, now)} <span className="muted">({utc(incident.openedAt)})</span>
+        </dd>
+        {incident.reopenedAt ? (
+          <>
+            <dt>Reopened</dt>
+            <dd>
+              {ago(incident.reopenedAt, now)} <span className="muted">({utc(incident.reopenedAt)}; {incident.reopenCount}× in all)</span>
+            </dd>
+          </>
+        ) : null}
+        <dt>Acknowledged</dt>
+        <dd>
+          {incident.acknowledgedAt ? (
+            <>
+              {ago(incident.acknowledgedAt, now)} by <strong>{incident.acknowledgedBy}</strong> <span className="muted">({utc(incident.acknowledgedAt)})</span>
+            </>
+          ) : (
+            <span className="muted">not yet</span>
+          )}
+        </dd>
+        <dt>Resolved</dt>
+        <dd>
+          {incident.resolvedAt ? (
+            <>
+              {ago(incident.resolvedAt, now)} by <strong>{incident.resolvedBy}</strong> <span className="muted">({utc(incident.resolvedAt)})</span>
+              {incident.resolution ? <div className="resolution">{incident.resolution}</div> : null}
+            </>
+          ) : (
+            <span className="muted">not yet</span>
+          )}
+        </dd>
+      </dl>
+    </header>
+  );
+}

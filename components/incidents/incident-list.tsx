@@ -1,0 +1,92 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { Badge } from "@/components/ui/badge";
+import { ago, SEVERITY_TONE, STATUS_TONE, toneOf, utc } from "./format";
+import { INCIDENT_EVENTS, incidentListQuery } from "./queries";
+import type { IncidentRow } from "./types";
+import { useLiveInvalidation, useNow } from "./use-live";
+
+interface Props {
+  initial: IncidentRow[];
+  /** The normalised query string of the filters ("" for none). */
+  search: string;
+  now: number;
+  pollMs: number;
+  empty: React.ReactNode;
+}
+
+/** The incident list, refetched when the server says incidents changed, and polled as a fallback. */
+export function IncidentList({ initial, search, now: serverNow, pollMs, empty }: Props) {
+  const pushed = useLiveInvalidation([INCIDENT_EVENTS], ["incidents"]);
+  const query = useQuery({ ...incidentListQuery(search), initialData: initial, refetchInterval: pushed ? pollMs * 10 : pollMs });
+  const now = useNow(serverNow, 5_000);
+  const rows = query.data;
+  return (
+    <>
+      {query.isError ? (
+        <p className="callout" role="alert" data-testid="refresh-failed">
+          Could not refresh the list ({query.error.message}); showing what was last loaded, {ago(new Date(query.dataUpdatedAt).toISOString(), now)}.
+        </p>
+      ) : null}
+      {rows.length === 0 ? (
+        empty
+      ) : (
+        <table className="data incidents" data-testid="incident-list">
+          <thead>
+            <tr>
+              <th>Status</th>
+              <th>Severity</th>
+              <th>Incident</th>
+              <th>Cluster</th>
+              <th>Opened</th>
+              <th>Top suspect</th>
+              <th title="Fingerprints (signal on subject, or alert) in the incident">Signals</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.id} data-testid="incident-row" data-incident={row.id} data-status={row.status} className={`incident-${row.status}`}>
+                <td>
+                  <Badge tone={toneOf(STATUS_TONE, row.status)}>{row.status}</Badge>
+                  {row.reopenCount ? <div className="muted small">reopened {row.reopenCount}×</div> : null}
+                </td>
+                <td>
+                  <Badge tone={toneOf(SEVERITY_TONE, row.severity)}>{row.severity}</Badge>
+                </td>
+                <td>
+                  <Link href={`/incidents/${row.id}`} className="incident-title">
+                    {row.title}
+                  </Link>{" "}
+                  <span className="muted">#{row.id}</span>
+                  <div className="muted small">
+                    {row.source === "alert" ? "alert" : "signal"} <code>{row.signal}</code> on {row.subject}
+                  </div>
+                </td>
+                <td>{row.cluster}</td>
+                <td>
+                  {row.reopenedAt ? (
+                    <>
+                      reopened {ago(row.reopenedAt, now)}
+                      <div className="muted small">{utc(row.reopenedAt)}</div>
+                      <div className="muted small">first opened {ago(row.openedAt, now)}</div>
+                    </>
+                  ) : (
+                    <>
+                      {ago(row.openedAt, now)}
+                      <div className="muted small">{utc(row.openedAt)}</div>
+                    </>
+                  )}
+                  {row.resolvedAt ? <div className="muted small">resolved {ago(row.resolvedAt, now)}</div> : null}
+                </td>
+                <td>{row.topSuspect ? <Link href={`/catalog/${row.topSuspect.id}`}>{row.topSuspect.title}</Link> : <span className="muted">none yet</span>}</td>
+                <td className="num">{row.members}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { ago } from "./format";
+import { IncidentActions } from "./incident-actions";
+import { IncidentHeader } from "./incident-header";
+import { LiveSignals } from "./live-signals";
+import { INCIDENT_EVENTS, incidentQuery } from "./queries";
+import { RunbookSessions } from "./runbook-sessions";
+import { SuspectList } from "./suspect-list";
+import { Timeline } from "./timeline";
+import type { IncidentDetailView, SignalLinks } from "./types";
+import { useLiveInvalidation, useNow } from "./use-live";
+
+interface Props {
+  initial: IncidentDetailView;
+  links: SignalLinks;
+  runbooks: { id: string; title: string }[];
+  runbookTitles: Record<string, string>;
+  /** Whether this server watches the incident's cluster (so its health events exist). */
+  monitored: boolean;
+  now: number;
+  pollMs: number;
+}
+
+/** One incident, live: refetched when incidents or its cluster's health change, polled as a fallback. */
+export function IncidentView({ initial, links, runbooks, runbookTitles, monitored, now: serverNow, pollMs }: Props) {
+  const id = initial.incident.id;
+  const streams = monitored ? [INCIDENT_EVENTS, `/api/v1/clusters/${encodeURIComponent(initial.incident.cluster)}/events`] : [INCIDENT_EVENTS];
+  const pushed = useLiveInvalidation(streams, incidentQuery(id).queryKey);
+  const query = useQuery({ ...incidentQuery(id), initialData: initial, refetchInterval: pushed ? pollMs * 5 : pollMs });
+  const now = useNow(serverNow);
+  const d = query.data;
+  const outcomes = Object.fromEntries(d.timeline.filter((e) => e.kind === "runbook_finished").map((e) => [Number(e.payload.sessionId), String(e.payload.label ?? e.payload.outcome)]));
+  return (
+    <>
+      <IncidentHeader incident={d.incident} now={now} />
+      {query.isError ? (
+        <p className="callout" role="alert">
+          Could not refresh ({query.error.message}); showing what was loaded {ago(new Date(query.dataUpdatedAt).toISOString(), now)}.
+        </p>
+      ) : null}
+      <div className="incident-layout">
+        <div className="incident-main">
+          <section className="panel" aria-labelledby="suspects-h">
+            <h2 id="suspects-h">Suspects</h2>
+            <p className="muted small">Failure modes from the catalog, most likely first, and why.</p>
+            <SuspectList suspects={d.suspects} />
+          </section>
+          <section className="panel" aria-labelledby="runbooks-h">
+            <h2 id="runbooks-h">Runbooks</h2>
+            <RunbookSessions incidentId={id} sessions={d.sessions} runbooks={runbooks} titles={runbookTitles} outcomes={outcomes} />
+          </section>
+          <section className="panel" aria-labelledby="signals-h">
+            <h2 id="signals-h">Its signals now</h2>
+            <LiveSignals detail={d} links={links} monitored={monitored} />
+          </section>
+        </div>
+        <aside className="incident-side">
+          <section className="panel" aria-labelledby="actions-h">
+            <h2 id="actions-h">Actions</h2>
+            <IncidentActions id={id} status={d.incident.status} />
+          </section>
+          <section className="panel" aria-labelledby="export-h">
+            <h2 id="export-h">Postmortem</h2>
+            <p>
+              <a className="button" href={`/api/v1/incidents/${id}/export?format=markdown`} download>
+                Export Markdown
+              </a>{" "}
+              <a className="button" href={`/api/v1/incidents/${id}/export?format=json`} download>
+                Export JSON
+              </a>
+            </p>
+          </section>
+        </aside>
+      </div>
+      <section className="panel" aria-labelledby="timeline-h">
+        <h2 id="timeline-h">Timeline (newest first, UTC)</h2>
+        <Timeline events={d.timeline} truncated={d.timelineTruncated} />
+      </section>
+    </>
+  );
+}

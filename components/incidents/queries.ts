@@ -1,0 +1,19 @@
+import { queryOptions } from "@tanstack/react-query";
+import { getJson } from "./api";
+import type { IncidentDetailView, IncidentRow } from "./types";
+
+// Each incidents query defined once; the server passes the first answer as initialData.
+
+export const incidentListQuery = (search: string) =>
+  queryOptions({
+    queryKey: ["incidents", "list", search],
+    queryFn: () => getJson<{ incidents: IncidentRow[] }>(`/api/v1/incidents${search ? `?${search}` : ""}`).then((r) => r.incidents),
+  });
+
+export const incidentQuery = (id: number) =>
+  queryOptions({
+    queryKey: ["incidents", "detail", id],
+    queryFn: () => getJson<IncidentDetailView>(`/api/v1/incidents/${id}`),
+  });
+
+export const INCIDENT_EVENTS = "/api/v1/incidents/events";

@@ -1,0 +1,76 @@
+import type { IncidentSummary } from "@/lib/incidents/queries";
+import type { RecordedStep } from "@/lib/incidents/runbook-sessions";
+import type { Suggestion } from "@/lib/incidents/suggest";
+
+// The incidents API's JSON as the browser receives it (dates as ISO strings).
+
+/** A server type as JSON delivers it: dates become ISO strings. */
+type Jsonify<T> = T extends Date ? string : T extends (infer U)[] ? Jsonify<U>[] : T extends object ? { [K in keyof T]: Jsonify<T[K]> } : T;
+
+export type IncidentRow = Jsonify<IncidentSummary>;
+
+export interface SuspectView {
+  id: string;
+  title: string;
+  score: number;
+  reason: string;
+  signals: string[];
+  startupBlock: string;
+  dataLoss: string;
+  linkedBy: string[];
+}
+
+export type RecordedStepView = Jsonify<RecordedStep>;
+
+export interface SessionView {
+  id: number;
+  runbookId: string;
+  startedAt: string;
+  startedBy: string;
+  finishedAt: string | null;
+  outcome: string | null;
+  path: string[];
+  steps: RecordedStepView[];
+}
+
+export interface TimelineEvent {
+  id: number;
+  at: string;
+  kind: string;
+  actor: string;
+  summary: string;
+  payload: Record<string, unknown>;
+}
+
+export interface MemberView {
+  id: number;
+  signal: string;
+  subject: string;
+  source: string;
+  state: string;
+  detail: string;
+  open: boolean;
+  joinedAt: string;
+  changedAt: string;
+}
+
+export interface IncidentDetailView {
+  incident: Omit<IncidentRow, "members" | "topSuspect"> & {
+    acknowledgedBy: string | null;
+    resolvedBy: string | null;
+    resolution: string | null;
+    updatedAt: string;
+  };
+  members: MemberView[];
+  timeline: TimelineEvent[];
+  timelineTruncated: boolean;
+  suspects: SuspectView[];
+  sessions: SessionView[];
+  live: {
+    signals: { signal: string; subject: string; state: string; detail: string }[];
+    suggestions: { sessionId: number; node: string; suggestion: Suggestion | null }[];
+  };
+}
+
+/** Per signal id: the catalog entries it detects and the runbooks that ask about it (as on the health page). */
+export type SignalLinks = Record<string, { catalog: { id: string; title: string }[]; runbooks: { id: string; title: string }[] }>;

@@ -1,0 +1,66 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useCallback, useState } from "react";
+import { postJson } from "@/components/incidents/api";
+import { useActor } from "@/components/incidents/use-actor";
+import { ActorField } from "@/components/incidents/actor-field";
+import { useLiveInvalidation } from "@/components/incidents/use-live";
+import type { WalkSession } from "@/lib/incidents/walk-session";
+import { RunbookWalker, type IncidentWalk, type LiveSignal, type WalkerProps } from "./runbook-walker";
+
+export type IncidentSessionInfo = Extract<WalkSession, { ok: true }> & { pollMs: number };
+
+async function fetchSignals(cluster: string): Promise<LiveSignal[]> {
+  const response = await fetch(`/api/v1/clusters/${encodeURIComponent(cluster)}/health`, { cache: "no-store" });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const health = (await response.json()) as { signals: LiveSignal[] };
+  return health.signals.map(({ id, subject, state, detail }) => ({ id, subject, state, detail, evidence: null }));
+}
+
+/** Guided mode tied to an incident: live signals pre-answer questions, and each answer is recorded before the walk moves on. */
+export function IncidentRunbookWalker({ session, ...walker }: WalkerProps & { session: IncidentSessionInfo }) {
+  const [actor] = useActor();
+  const [finished, setFinished] = useState(session.finished);
+  const key = ["incident-walk-signals", session.cluster];
+  const pushed = useLiveInvalidation(session.monitored ? [`/api/v1/clusters/${encodeURIComponent(session.cluster)}/events`] : [], key);
+  const live = useQuery({
+    queryKey: key,
+    queryFn: () => fetchSignals(session.cluster),
+    initialData: session.signals,
+    enabled: session.monitored,
+    refetchInterval: pushed ? session.pollMs * 5 : session.pollMs,
+  });
+  const incidentHref = `/incidents/${session.incidentId}`;
+  const record = useCallback(
+    async (node: string, answer: string | undefined, note: string | undefined) => {
+      const result = await postJson<{ session: { path: string[]; finishedAt: string | null } }>(`/api/v1/incidents/${session.incidentId}/runbook-sessions/${session.sessionId}/steps`, {
+        actor,
+        node,
+        ...(answer ? { answer } : {}),
+        ...(note?.trim() ? { note } : {}),
+      });
+      if (result.session.finishedAt) setFinished(true);
+      return result.session.path;
+    },
+    [actor, session.incidentId, session.sessionId],
+  );
+  const incident: IncidentWalk = { signals: live.data, record, finished, incidentHref, liveError: live.isError ? live.error.message : undefined };
+  return (
+    <>
+      <div className="incident-banner" role="region" aria-label="Incident" data-testid="incident-banner">
+        <div>
+          Walking this runbook for{" "}
+          <Link href={incidentHref}>
+            incident #{session.incidentId}: {session.title}
+          </Link>{" "}
+          <span className="muted">({session.cluster}, {session.status})</span>. Every answer is recorded on its timeline with what live data showed.
+          {finished ? <strong> This walk is finished.</strong> : null}
+        </div>
+        {finished ? null : <ActorField />}
+      </div>
+      <RunbookWalker {...walker} incident={incident} />
+    </>
+  );
+}
