@@ -104,7 +104,7 @@ test("an on-call works an OpenBao-sealed incident from the list to the postmorte
   await expect(session).toContainText("Unseal OpenBao");
   await expect(session.locator("ol.recorded-path")).toContainText("Does it answer 503 sealed? → Yes (live data suggested Yes)");
   await expect(timeline.locator('[data-kind="runbook_step"]').first()).toBeVisible();
-  await expect(timeline.locator('[data-kind="runbook_step"]', { hasText: "503 sealed" })).toContainText("Live data suggested Yes (openbao.sealed critical); the on-call agreed");
+  await expect(timeline.locator('[data-kind="runbook_step"]', { hasText: "503 sealed" }).first()).toContainText("Live data suggested Yes (openbao.sealed critical); the on-call agreed");
 
   await actions.getByLabel("Resolution").fill("Unsealed OpenBao with three key shares; plugins healthy again");
   await actions.getByRole("button", { name: "Resolve" }).click();
