@@ -1,54 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SimCluster } from "@/lib/sim/cluster";
-import { kubeconfigFor } from "@/lib/sim/kubeconfig";
-import { setScenario } from "@/lib/sim/scenarios";
-import { SimServer } from "@/lib/sim/server";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/db/generated/client";
 import { migrate } from "@/lib/db/migrate";
+import { setScenario } from "@/lib/sim/scenarios";
+import type { SimServer } from "@/lib/sim/server";
 import { createTestDatabase } from "@/test/database";
+import { pollUntil as pollUntilOn, startSimMonitor, type SimMonitor } from "@/test/sim-monitor";
 import { followOnce, pollOnce, type Monitored } from "./monitor";
 import { newMemo, persistRound } from "./persist";
 
 // The monitor against the simulated cluster over HTTP, with the real client: what the page will show.
 
+let sim: SimMonitor;
 let server: SimServer;
-let dir: string;
 let entry: Monitored;
 
 beforeAll(async () => {
-  server = new SimServer({ cluster: new SimCluster({ nodes: 3, intervalMs: 60_000 }) });
-  const endpoints = await server.start();
-  dir = mkdtempSync(path.join(tmpdir(), "faultline-monitor-"));
-  const kubeconfig = path.join(dir, "demo.kubeconfig");
-  writeFileSync(kubeconfig, kubeconfigFor("demo", endpoints));
-  entry = {
-    target: { cluster: { name: "demo", kubeconfig, inCluster: false, intervalSeconds: 30, watchStallSeconds: 30, openbao: { address: endpoints.url, transitKey: "k8s-kek" } }, openBaoToken: endpoints.openBaoToken },
-    simulated: true,
-    sources: {},
-    memo: newMemo(),
-    role: "alone",
-  };
+  sim = await startSimMonitor();
+  ({ server, entry } = sim);
 });
-afterAll(async () => {
-  for (const w of entry.watches?.values() ?? []) w.stop();
-  await server.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => sim.stop());
 
-/** Rounds until the health shows what a change should produce (watches deliver it within milliseconds). */
-async function pollUntil(check: (h: Awaited<ReturnType<typeof pollOnce>>) => boolean, what: string, ms = 5000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const health = await pollOnce(entry);
-    if (check(health)) return health;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${health.summary.line}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const pollUntil = (check: Parameters<typeof pollUntilOn>[1], what: string) => pollUntilOn(entry, check, what);
 
 describe("monitor", () => {
   it("reads a healthy cluster with every source up", async () => {

@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ClusterConfig } from "@/lib/clusters/config";
+import { pollOnce, type Monitored } from "@/lib/monitor/monitor";
+import { newMemo } from "@/lib/monitor/persist";
+import { SimCluster } from "@/lib/sim/cluster";
+import { kubeconfigFor } from "@/lib/sim/kubeconfig";
+import { SimServer } from "@/lib/sim/server";
+
+// A simulated cluster on loopback and a monitor entry that reads it through an ordinary kubeconfig
+// with the real client: what the tests of the monitor and of the incident suspects start from.
+
+export interface SimMonitor {
+  server: SimServer;
+  entry: Monitored;
+  stop: () => Promise<void>;
+}
+
+export async function startSimMonitor(): Promise<SimMonitor> {
+  const server = new SimServer({ cluster: new SimCluster({ nodes: 3, intervalMs: 60_000 }) });
+  const endpoints = await server.start();
+  const dir = mkdtempSync(path.join(tmpdir(), "faultline-sim-monitor-"));
+  const kubeconfig = path.join(dir, "demo.kubeconfig");
+  writeFileSync(kubeconfig, kubeconfigFor("demo", endpoints));
+  const entry: Monitored = {
+    target: { cluster: ClusterConfig.parse({ name: "demo", kubeconfig, intervalSeconds: 30, watchStallSeconds: 30, openbao: { address: endpoints.url, transitKey: "k8s-kek" } }), openBaoToken: endpoints.openBaoToken },
+    simulated: true,
+    sources: {},
+    memo: newMemo(),
+    role: "alone",
+  };
+  return {
+    server,
+    entry,
+    stop: async () => {
+      for (const w of entry.watches?.values() ?? []) w.stop();
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+type Health = Awaited<ReturnType<typeof pollOnce>>;
+
+/** Rounds until the health shows what a change should produce (watches deliver it within milliseconds). */
+export async function pollUntil(entry: Monitored, check: (h: Health) => boolean, what: string, ms = 5000): Promise<Health> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const health = await pollOnce(entry);
+    if (check(health)) return health;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${health.summary.line}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Rounds until two in a row, 100 ms apart, show the same signal states: a change has fully arrived. */
+export async function settledPoll(entry: Monitored, ms = 5000): Promise<Health> {
+  const key = (h: Health) => JSON.stringify(h.signals.map((s) => [s.id, s.subject, s.state, s.detail]));
+  let last = await pollOnce(entry);
+  const end = Date.now() + ms;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 100));
+    const next = await pollOnce(entry);
+    if (key(next) === key(last) || Date.now() > end) return next;
+    last = next;
+  }
+}
