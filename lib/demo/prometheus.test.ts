@@ -25,7 +25,8 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "faultline-demo-prom-"));
   const nodes = server.cluster.model.nodes.map((n) => n.name);
   prom = await startDemoPrometheus({
-    dataDir: dir,
+    // Relative, as FAULTLINE_DATA_DIR usually is (.data): the token file must still be found.
+    dataDir: path.relative(process.cwd(), dir),
     simAddress: endpoints.url,
     token: endpoints.readToken,
     targets: { nodes, plugins: nodes.map((node) => ({ node, keyID: "1" })) },

@@ -33,12 +33,14 @@ export async function startDemoPrometheus(opts: DemoPrometheusOptions): Promise<
   const bad = names.find((n) => !NAME.test(n));
   if (bad !== undefined) throw new RangeError(`target name ${JSON.stringify(bad.slice(0, 60))} is not a node name or keyID`);
 
-  const tokenFile = path.join(opts.dataDir, "sim-token");
+  // Prometheus reads credentials_file relative to its config file, so every path it is given is absolute.
+  const dataDir = path.resolve(opts.dataDir);
+  const tokenFile = path.join(dataDir, "sim-token");
   const config = demoConfig(sim, tokenFile, opts);
   try {
-    await mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
     await writeFile(tokenFile, opts.token, { mode: 0o600 });
-    const running = await startPrometheus({ dataDir: opts.dataDir, config, binary: opts.binary ?? PROMETHEUS_BINARY });
+    const running = await startPrometheus({ dataDir, config, binary: opts.binary ?? PROMETHEUS_BINARY });
     return { url: running.url, startMs: running.startMs, stop: running.stop };
   } catch (error) {
     if (error instanceof PrometheusStartError) return { unavailable: error.message };
