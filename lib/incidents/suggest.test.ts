@@ -27,6 +27,10 @@ describe("suggested answers", () => {
   it("offers first the runbook that reaches the top suspect", () => {
     const ranked = suggestRunbooks(getCatalog().runbooks, [{ id: "openbao-sealed" }], ["openbao.sealed"]);
     expect(ranked[0].id).toBe("openbao-sealed-or-unreachable");
+    // What a sealed OpenBao raises on the demo cluster: every plugin fails too. OpenBao's own, more specific
+    // tree still comes before "API server will not start", which asks about more of those signals.
+    const all = ["openbao.sealed", "kms.plugin.unhealthy", "apiserver.kms-providers.failing", "kms.decrypt.errors"];
+    expect(suggestRunbooks(getCatalog().runbooks, [{ id: "openbao-sealed" }, { id: "kms-plugin-unavailable" }], all)[0].id).toBe("openbao-sealed-or-unreachable");
     expect(suggestRunbooks(getCatalog().runbooks, [], [])).toEqual([]);
   });
 });

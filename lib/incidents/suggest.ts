@@ -25,18 +25,41 @@ export function suggestAnswer(node: RunbookNode, signals: Pick<Signal, "id" | "s
   return undefined;
 }
 
-/** The runbooks worth starting for an incident: those reaching its suspects (best first), then those asking about its signals. */
+/** Steps from the root to each node (breadth first): how far into a tree an answer lies. */
+function depths(runbook: Runbook): Map<string, number> {
+  const byId = new Map(runbook.nodes.map((n) => [n.id, n]));
+  const depth = new Map<string, number>([[runbook.root, 0]]);
+  const queue = [runbook.root];
+  while (queue.length > 0) {
+    const id = queue.shift()!;
+    for (const next of byId.get(id)?.next ?? []) {
+      if (depth.has(next.to)) continue;
+      depth.set(next.to, depth.get(id)! + 1);
+      queue.push(next.to);
+    }
+  }
+  return depth;
+}
+
+/**
+ * The runbooks worth starting for an incident, best first. The rank of the best suspect a runbook reaches
+ * decides; between runbooks reaching the same suspect, the one that reaches it in fewer steps is the more
+ * specific tree (OpenBao's own runbook before "API server will not start" for a sealed OpenBao); then the
+ * number of the incident's signals the runbook asks about.
+ */
 export function suggestRunbooks(runbooks: Runbook[], suspects: Pick<Suspect, "id">[], signals: string[]): Runbook[] {
   const score = new Map<string, number>();
-  suspects.forEach((suspect, rank) => {
-    for (const runbook of runbooks) {
-      if (runbook.nodes.some((n) => n.catalog.includes(suspect.id))) score.set(runbook.id, Math.max(score.get(runbook.id) ?? 0, 100 - rank));
-    }
-  });
   for (const runbook of runbooks) {
+    const depth = depths(runbook);
+    let best: number | undefined;
+    suspects.forEach((suspect, rank) => {
+      const steps = runbook.nodes.filter((n) => n.catalog.includes(suspect.id)).map((n) => depth.get(n.id) ?? 99);
+      if (steps.length > 0) best = Math.max(best ?? -Infinity, 1000 - rank * 100 - Math.min(...steps));
+    });
     const asks = runbook.nodes.filter((n) => n.signal && signals.includes(n.signal)).length;
     const start = runbook.nodes.find((n) => n.id === runbook.root);
-    if (asks > 0) score.set(runbook.id, (score.get(runbook.id) ?? 0) + asks + (start?.signal && signals.includes(start.signal) ? 5 : 0));
+    if (best === undefined && asks === 0) continue;
+    score.set(runbook.id, (best ?? 0) + asks * 0.1 + (start?.signal && signals.includes(start.signal) ? 0.5 : 0));
   }
   return runbooks.filter((r) => score.has(r.id)).sort((a, b) => score.get(b.id)! - score.get(a.id)! || a.id.localeCompare(b.id));
 }
