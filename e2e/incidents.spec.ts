@@ -3,7 +3,7 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 import { answersTo, shot } from "./helpers";
 
 // Against the in-process demo cluster with fast incident rules (playwright.config.ts: open after 2 checks or
-// 2 s, resolve after 5 s healthy, group within 10 s; the monitor reads every second).
+// 2 s, resolve after 5 s healthy, group within 10 s, reopen within 3 s; the monitor reads every second).
 
 test.afterEach(async ({ request }) => {
   await request.delete("/api/v1/demo/scenarios/openbao-sealed");
@@ -11,16 +11,22 @@ test.afterEach(async ({ request }) => {
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** Unresolved incidents on the demo cluster that suspect OpenBao sealed. */
-async function openSealed(request: APIRequestContext): Promise<number[]> {
+/** Unresolved incidents on the demo cluster. */
+async function unresolved(request: APIRequestContext): Promise<number[]> {
   const body = await (await request.get("/api/v1/incidents?cluster=demo&status=open,acknowledged")).json();
-  return body.incidents.filter((i: { topSuspect: { id: string } | null }) => i.topSuspect?.id === "openbao-sealed").map((i: { id: number }) => i.id);
+  return body.incidents.map((i: { id: number }) => i.id);
 }
 
 test("an on-call works an OpenBao-sealed incident from the list to the postmortem", async ({ page, request }) => {
   test.setTimeout(120_000);
-  // Earlier specs seal OpenBao too; wait for what they opened to resolve by itself, so this one is ours.
-  await expect.poll(() => openSealed(request), { timeout: 30_000 }).toEqual([]);
+  // Earlier specs break the demo cluster too. What they opened resolves by itself once healthy for 5 s, except
+  // what metric windows still see (decrypt errors count over 5 minutes): the on-call resolves those by hand,
+  // so the incident this test opens is its own (the e2e rules reopen only within 3 s).
+  for (let i = 0; i < 20 && (await unresolved(request)).length > 0; i++) await page.waitForTimeout(500);
+  for (const id of await unresolved(request)) {
+    await request.post(`/api/v1/incidents/${id}/resolve`, { data: { actor: "e2e-setup", resolution: "left over from earlier specs" } });
+  }
+  expect(await unresolved(request)).toEqual([]);
   await page.goto("/incidents");
   await expect(page.getByRole("heading", { name: "Incidents", level: 1 })).toBeVisible();
 
