@@ -2,6 +2,7 @@ import "server-only";
 import type { ClusterConfig } from "@/lib/clusters/config";
 import { getRaw, type KubeAccess } from "@/lib/kube/client";
 import { collectKmsMetrics, type KmsMetrics } from "@/lib/prometheus/kms-metrics";
+import { openBaoFetch } from "./openbao-http";
 import { backingOff, recordFailure, recordSuccess, type SourceState } from "./sources";
 
 // One round of HTTP probes for one cluster (the API server's KMS and readiness endpoints, OpenBao and
@@ -39,9 +40,10 @@ export interface CollectTarget {
   prometheusNote?: string;
 }
 
-async function openBaoHealth(address: string): Promise<RawObservation["openbao"]> {
+async function openBaoHealth(address: string, caFile: string | undefined): Promise<RawObservation["openbao"]> {
+  const get = openBaoFetch(caFile); // a CA file that cannot be read fails the read, with its own message
   try {
-    const response = await fetch(new URL("/v1/sys/health", address), { signal: AbortSignal.timeout(3000) });
+    const response = await get(new URL("/v1/sys/health", address), { signal: AbortSignal.timeout(3000) });
     const text = await response.text();
     let body: unknown = text;
     try {
@@ -75,11 +77,11 @@ export async function collect(target: CollectTarget, previous: Sources, now: () 
   const reads: { [K in ProbeName]-?: () => Promise<RawObservation[K]> } = {
     kmsProviders: () => getRaw(kube, "/healthz/kms-providers"),
     readyz: () => getRaw(kube, "/readyz?verbose"),
-    openbao: async () => (target.cluster.openbao ? openBaoHealth(target.cluster.openbao.address) : undefined),
+    openbao: async () => (target.cluster.openbao ? openBaoHealth(target.cluster.openbao.address, target.cluster.openbao.caFile) : undefined),
     transit: async () => {
       const bao = target.cluster.openbao;
       if (!bao || !target.openBaoToken) return undefined;
-      const response = await fetch(new URL(`/v1/transit/keys/${encodeURIComponent(bao.transitKey)}`, bao.address), {
+      const response = await openBaoFetch(bao.caFile)(new URL(`/v1/transit/keys/${encodeURIComponent(bao.transitKey)}`, bao.address), {
         headers: { "X-Vault-Token": target.openBaoToken },
         signal: AbortSignal.timeout(3000),
       });
