@@ -6,7 +6,7 @@ import { parseKmsProvidersHealth } from "./parse-apiserver-health";
 import { parseOpenBaoHealth, parseTransitKey } from "./parse-openbao";
 import { readClusterOperator } from "./read-cluster-operator";
 import { readOperatorStatus } from "./read-operator-status";
-import { readDaemonSet, readDeployment, readWebhookConfiguration } from "./read-workloads";
+import { readDaemonSet, readDeployment, readEndpoints, readWebhookConfiguration } from "./read-workloads";
 import { deriveSignals, type OpenBaoInput, type Signal, type TransitInput } from "./signals";
 
 // One cluster's health from the last-known value of each source: the KMS matrix and rollup, the
@@ -90,6 +90,7 @@ export function composeClusterHealth(input: { name: string; simulated: boolean; 
     operator: sources.operator?.value ? readDeployment(sources.operator.value) : undefined,
     ebpf: sources.ebpf?.value ? readDaemonSet(sources.ebpf.value) : undefined,
     webhook: webhookRaw === null ? null : webhookRaw ? readWebhookConfiguration(webhookRaw) : undefined,
+    webhookEndpoints: sources.endpoints?.value ? sources.endpoints.value.map(readEndpoints) : undefined,
     metrics: sources.metrics?.value,
   });
   const co = sources.clusterOperator?.value ? readClusterOperator(sources.clusterOperator.value).degraded : undefined;

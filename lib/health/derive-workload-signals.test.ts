@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readDaemonSet, readDeployment, readWebhookConfiguration } from "./read-workloads";
+import { deriveWebhookEndpointSignals } from "./derive-workload-signals";
+import { readDaemonSet, readDeployment, readEndpoints, readWebhookConfiguration } from "./read-workloads";
 import { deriveSignals } from "./signals";
 
 const fixture = (name: string) => JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../test/fixtures", name), "utf8"));
@@ -67,5 +68,34 @@ describe("deriveSignals from the operator Deployment and eBPF DaemonSet fixtures
     const all = fixture("daemonset-cloudtaser-ebpf.json");
     all.status.numberReady = 6;
     expect(deriveSignals({ now: NOW, ebpf: readDaemonSet(all) })[0]).toMatchObject({ state: "ok" });
+  });
+});
+
+describe("webhook service endpoints", () => {
+  const config = (failurePolicy: "Fail" | "Ignore") =>
+    readWebhookConfiguration({
+      kind: "MutatingWebhookConfiguration",
+      metadata: { name: "cloudtaser-operator-webhook" },
+      webhooks: [{ name: "inject.cloudtaser.io", failurePolicy, timeoutSeconds: 10, clientConfig: { service: { namespace: "cloudtaser-system", name: "cloudtaser-operator-webhook" } } }],
+    });
+  const endpoints = (addresses: number, notReady = 0) =>
+    readEndpoints({
+      kind: "Endpoints",
+      metadata: { name: "cloudtaser-operator-webhook", namespace: "cloudtaser-system" },
+      subsets: [{ addresses: Array.from({ length: addresses }, (_, i) => ({ ip: `10.0.0.${i}` })), notReadyAddresses: Array.from({ length: notReady }, () => ({ ip: "10.0.1.1" })) }],
+    });
+  const one = (signals: ReturnType<typeof deriveWebhookEndpointSignals>) => signals.map((s) => [s.id, s.subject, s.state, s.detail]);
+
+  it("is ok with ready endpoints, and critical without, saying what the failure policy does then", () => {
+    expect(one(deriveWebhookEndpointSignals(config("Fail"), [endpoints(2)]))).toEqual([["webhook.no-endpoints", "inject.cloudtaser.io", "ok", "service cloudtaser-system/cloudtaser-operator-webhook has 2 ready endpoints"]]);
+    expect(one(deriveWebhookEndpointSignals(config("Fail"), [endpoints(0, 1)]))[0]).toEqual(["webhook.no-endpoints", "inject.cloudtaser.io", "critical", "service cloudtaser-system/cloudtaser-operator-webhook has no ready endpoints (1 not ready) (failurePolicy Fail: matching pods are refused)"]);
+    expect(one(deriveWebhookEndpointSignals(config("Ignore"), []))[0][3]).toBe("service cloudtaser-system/cloudtaser-operator-webhook has no Endpoints object (failurePolicy Ignore: matching pods start without injection)");
+  });
+
+  it("reads hostile Endpoints as unknown, never as an outage", () => {
+    const bad = readEndpoints({ kind: "Endpoints", metadata: { name: "cloudtaser-operator-webhook", namespace: "cloudtaser-system" }, subsets: "nope" });
+    expect(bad.problems).toEqual([expect.stringContaining("subsets")]);
+    expect(one(deriveWebhookEndpointSignals(config("Fail"), [bad]))[0][2]).toBe("unknown");
+    expect(deriveWebhookEndpointSignals(null, [])).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { clipLine } from "./clip-text";
 import { quote } from "./describe-input";
-import type { DaemonSetView, DeploymentView, WebhookConfigurationView, WebhookView } from "./read-workloads";
+import type { DaemonSetView, DeploymentView, EndpointsView, WebhookConfigurationView, WebhookView } from "./read-workloads";
 import { createSignal, type Signal } from "./signal-model";
 
 // The CloudTaser-like stack: the operator, its injection webhook, and the eBPF agent DaemonSet.
@@ -39,6 +39,29 @@ function checkCaBundle(webhook: WebhookView, problems: string[], now: Date, warn
   }
   const left = `caBundle expires at ${webhook.caNotAfter} (${Math.floor(daysLeft)} days left)`;
   return createSignal("webhook.ca.expiring", subject, daysLeft <= warningDays ? "warning" : "ok", left, webhook);
+}
+
+/**
+ * Whether each webhook's Service has ready endpoints. With none, the API server cannot call the webhook:
+ * under failurePolicy Fail every matching pod is refused; under Ignore they start without injection.
+ */
+export function deriveWebhookEndpointSignals(view: WebhookConfigurationView | null, endpoints: EndpointsView[]): Signal[] {
+  if (!view) return [];
+  return view.webhooks.flatMap((webhook) => {
+    if (!webhook.service) return [];
+    const { namespace, name } = webhook.service;
+    const found = endpoints.find((e) => e.namespace === namespace && e.name === name);
+    const service = `service ${namespace}/${name}`;
+    const consequence = webhook.failurePolicy === "Fail" ? "failurePolicy Fail: matching pods are refused" : "failurePolicy Ignore: matching pods start without injection";
+    if (!found) return [createSignal("webhook.no-endpoints", webhook.name, "critical", `${service} has no Endpoints object (${consequence})`, { service: webhook.service })];
+    if (found.problems.length > 0 && found.ready === 0) {
+      return [createSignal("webhook.no-endpoints", webhook.name, "unknown", `${service}: endpoints could not be read: ${clipLine(found.problems.join("; "), DETAIL_LIMIT)}`, found)];
+    }
+    if (found.ready === 0) {
+      return [createSignal("webhook.no-endpoints", webhook.name, "critical", `${service} has no ready endpoints${found.notReady > 0 ? ` (${found.notReady} not ready)` : ""} (${consequence})`, found)];
+    }
+    return [createSignal("webhook.no-endpoints", webhook.name, "ok", `${service} has ${found.ready} ready endpoint${found.ready === 1 ? "" : "s"}`, found)];
+  });
 }
 
 export function deriveOperatorSignals(view: DeploymentView): Signal[] {

@@ -191,6 +191,33 @@ export function readWebhookConfiguration(obj: unknown): WebhookConfigurationView
   return view;
 }
 
+export interface EndpointsView {
+  name?: string;
+  namespace?: string;
+  /** Addresses that receive traffic, and those that exist but are not ready. */
+  ready: number;
+  notReady: number;
+  problems: string[];
+}
+
+const EndpointSubsets = z.array(z.object({ addresses: z.array(z.unknown()).nullish(), notReadyAddresses: z.array(z.unknown()).nullish() }).passthrough()).nullish();
+
+/** A core/v1 Endpoints object: how many addresses behind its Service are ready. */
+export function readEndpoints(obj: unknown): EndpointsView {
+  const problems: string[] = [];
+  const root = readRoot(obj, "Endpoints", problems, "Endpoints");
+  const meta = readMetadata(root?.metadata, problems);
+  const subsets = EndpointSubsets.safeParse(root?.subsets);
+  if (!subsets.success) problems.push(...describeIssues(subsets.error, "subsets"));
+  const list = subsets.success ? (subsets.data ?? []) : [];
+  return {
+    ...identity(meta),
+    ready: list.reduce((n, s) => n + (s.addresses?.length ?? 0), 0),
+    notReady: list.reduce((n, s) => n + (s.notReadyAddresses?.length ?? 0), 0),
+    problems,
+  };
+}
+
 function readRoot(obj: unknown, label: string, problems: string[], kind?: string): Record<string, unknown> | undefined {
   if (!isRecord(obj)) {
     problems.push(`${label} is ${describeType(obj)}, not an object`);

@@ -22,6 +22,7 @@ export const SIGNAL_IDS = [
   "transit.key.missing",
   "webhook.missing",
   "webhook.ca.expiring",
+  "webhook.no-endpoints",
   "operator.unavailable",
   "ebpf.daemonset.unavailable",
 ] as const;

@@ -43,6 +43,7 @@ describe("deriveSignals: every id is in the catalog", () => {
         webhook: readWebhookConfiguration(fixture("mutatingwebhookconfiguration-cloudtaser.json")),
         operator: readDeployment(fixture("deployment-cloudtaser-operator.json")),
         ebpf: readDaemonSet(fixture("daemonset-cloudtaser-ebpf.json")),
+        webhookEndpoints: [],
         metrics: sampleKmsMetrics(NOW),
       },
       { now: NOW, webhook: null },

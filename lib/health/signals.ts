@@ -2,10 +2,10 @@ import type { KmsMetrics } from "@/lib/prometheus/kms-metrics";
 import { deriveKmsMatrixSignals, deriveKmsProvidersSignals } from "./derive-kms-signals";
 import { deriveMetricSignals } from "./derive-metric-signals";
 import { deriveOpenBaoSignals, deriveTransitSignals, type OpenBaoInput, type TransitInput } from "./derive-openbao-signals";
-import { deriveOperatorSignals, deriveEbpfSignals, deriveWebhookSignals } from "./derive-workload-signals";
+import { deriveOperatorSignals, deriveEbpfSignals, deriveWebhookEndpointSignals, deriveWebhookSignals } from "./derive-workload-signals";
 import type { KmsMatrix } from "./kms-matrix";
 import type { KmsProvidersHealth } from "./parse-apiserver-health";
-import type { DaemonSetView, DeploymentView, WebhookConfigurationView } from "./read-workloads";
+import type { DaemonSetView, DeploymentView, EndpointsView, WebhookConfigurationView } from "./read-workloads";
 import type { Signal } from "./signal-model";
 
 // Turns parsed views into catalog signals (catalog/signals.yaml): one per check and subject, "ok" included,
@@ -26,6 +26,8 @@ export interface SignalInput {
   ebpf?: DaemonSetView;
   /** null: looked for and not found. undefined: not checked. */
   webhook?: WebhookConfigurationView | null;
+  /** The Endpoints of the stack's namespace; undefined: not read. */
+  webhookEndpoints?: EndpointsView[];
   /** The cluster's Prometheus, when it has one (lib/prometheus/kms-metrics.ts). */
   metrics?: KmsMetrics;
   now: Date;
@@ -44,6 +46,7 @@ export function deriveSignals(input: SignalInput): Signal[] {
     ...(input.openbao ? deriveOpenBaoSignals(input.openbao) : []),
     ...(input.transit ? deriveTransitSignals(input.transit) : []),
     ...(input.webhook !== undefined ? deriveWebhookSignals(input.webhook, input.now, input.caWarningDays ?? DEFAULT_CA_WARNING_DAYS) : []),
+    ...(input.webhook && input.webhookEndpoints ? deriveWebhookEndpointSignals(input.webhook, input.webhookEndpoints) : []),
     ...(input.operator ? deriveOperatorSignals(input.operator) : []),
     ...(input.ebpf ? deriveEbpfSignals(input.ebpf) : []),
   ];

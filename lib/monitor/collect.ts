@@ -22,6 +22,8 @@ export interface RawObservation {
   ebpf?: unknown;
   /** null when the configuration does not exist (a 404 is an answer, not a failure). */
   webhook?: unknown | null;
+  /** The Endpoints objects of the stack's namespace. */
+  endpoints?: unknown[];
   kmsProviders?: { status: number; body: string };
   readyz?: { status: number; body: string };
   openbao?: { status: number; body: unknown } | { unreachable: true; error: string };

@@ -17,6 +17,8 @@ export const WATCHED = {
   operator: { path: `/apis/apps/v1/namespaces/${STACK.namespace}/deployments`, name: STACK.operator },
   ebpf: { path: `/apis/apps/v1/namespaces/${STACK.namespace}/daemonsets`, name: STACK.ebpf },
   webhook: { path: "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations", name: STACK.webhook },
+  /** Whether the webhook's Service has ready endpoints (the webhook configuration names the Service). */
+  endpoints: { path: `/api/v1/namespaces/${STACK.namespace}/endpoints` },
 } satisfies Partial<Record<keyof RawObservation, WatchSpec>>;
 
 export type WatchedName = keyof typeof WATCHED;
@@ -55,7 +57,8 @@ export function watchedSources(watches: Watches, previous: Sources): Partial<Sou
       if (before) out[name] = before;
       continue;
     }
-    const value = name === "nodes" ? (s.synced ? watch.items() : before?.value) : s.synced ? watch.object() : before?.value;
+    const collection = watch.spec.name === undefined;
+    const value = s.synced ? (collection ? watch.items() : watch.object()) : before?.value;
     out[name] = {
       name,
       up: s.up,

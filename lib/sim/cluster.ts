@@ -97,7 +97,7 @@ export class SimCluster {
       const t = type(group, plural);
       const meta = object.metadata as JsonObject;
       const current = this.store.get(t, meta.namespace as string | undefined, meta.name as string);
-      const same = current && deepEqual(current.spec, object.spec) && deepEqual(current.status, object.status) && deepEqual(current.webhooks, object.webhooks);
+      const same = current && deepEqual(current.spec, object.spec) && deepEqual(current.status, object.status) && deepEqual(current.webhooks, object.webhooks) && deepEqual(current.subsets, object.subsets);
       if (!same) this.store.put(t, object);
     }
     const webhooks = type("admissionregistration.k8s.io", "mutatingwebhookconfigurations");

@@ -107,6 +107,18 @@ export function stackObjects(model: ClusterModel): { plural: string; group: stri
     },
   ];
   objects.push({ plural: "pods", group: "", object: workloadPod(model) });
+  // The webhook's Service is backed by the operator's pods: no ready replica, no endpoint.
+  const addresses = Array.from({ length: s.operatorReplicas }, (_, i) => ({ ip: `10.128.0.${20 + i}`, targetRef: { kind: "Pod", namespace: NS, name: `cloudtaser-operator-${i}` } }));
+  objects.push({
+    plural: "endpoints",
+    group: "",
+    object: {
+      apiVersion: "v1",
+      kind: "Endpoints",
+      metadata: { name: "cloudtaser-operator-webhook", namespace: NS, labels: { "app.kubernetes.io/name": "cloudtaser-operator" } },
+      subsets: addresses.length > 0 ? [{ addresses, ports: [{ name: "https", port: 9443, protocol: "TCP" }] }] : [],
+    },
+  });
   if (s.webhookPresent) {
     objects.push({
       plural: "mutatingwebhookconfigurations",

@@ -28,6 +28,7 @@ export const RESOURCES: ResourceType[] = [
   { group: "", version: "v1", plural: "nodes", kind: "Node", namespaced: false, verbs: WRITE },
   { group: "", version: "v1", plural: "pods", kind: "Pod", namespaced: true, verbs: WRITE },
   { group: "", version: "v1", plural: "namespaces", kind: "Namespace", namespaced: false, verbs: READ },
+  { group: "", version: "v1", plural: "endpoints", kind: "Endpoints", namespaced: true, verbs: WRITE },
   { group: "apps", version: "v1", plural: "deployments", kind: "Deployment", namespaced: true, verbs: WRITE },
   { group: "apps", version: "v1", plural: "daemonsets", kind: "DaemonSet", namespaced: true, verbs: WRITE },
   { group: "admissionregistration.k8s.io", version: "v1", plural: "mutatingwebhookconfigurations", kind: "MutatingWebhookConfiguration", namespaced: false, verbs: WRITE },
