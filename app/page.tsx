@@ -44,10 +44,12 @@ export default function HomePage() {
           <h3>During an incident</h3>
           <p>
             Live per-node KMS plugin health, the API server&apos;s own check, OpenBao and the protection stack, each
-            signal linked to its failure modes and runbooks.
+            signal linked to its failure modes and runbooks; incidents opened from them and from your alerts, with the
+            likely causes first.
           </p>
           <p>
             <Link className="button button-primary" href="/health">Live health</Link>{" "}
+            <Link className="button" href="/incidents">Incidents</Link>{" "}
             <Link href="/catalog?startup=yes">what blocks API-server start-up</Link>
           </p>
           <p className="muted">
