@@ -24,6 +24,7 @@ const PANELS: Panel[] = [
   { name: "pluginKeyIdChanges", title: "key_id switches (plugin, 15 min)", worst: "highest", threshold: KEYID_CHANGES_WARNING, tone: (v) => (v >= KEYID_CHANGES_WARNING ? "warning" : "ok") },
   { name: "circuitBreaker", title: "Plugin circuit breaker (1 = open)", worst: "highest", tone: (v) => (v >= 1 ? "critical" : "ok") },
   { name: "tokenTtl", title: "OpenBao token TTL", worst: "lowest", threshold: TTL_WARNING_SECONDS, tone: (v) => (v <= 120 ? "critical" : v < TTL_WARNING_SECONDS ? "warning" : "ok") },
+  { name: "identityWrites", title: "Writes stored as plaintext (identity), 15 min", worst: "highest", tone: (v) => (v > 0 ? "critical" : "ok") },
   { name: "certificateTtl", title: "Client certificate TTL", worst: "lowest", threshold: TTL_WARNING_SECONDS, tone: (v) => (v === 0 ? "ok" : v <= 120 ? "critical" : v < TTL_WARNING_SECONDS ? "warning" : "ok") },
 ];
 
@@ -32,7 +33,7 @@ const SHOWN = 6;
 const numeric = (v: MetricValue | null): number | undefined => (typeof v === "number" ? v : v === "+Inf" ? Infinity : v === "-Inf" ? -Infinity : undefined);
 
 function seriesName(labels: Record<string, string>): string {
-  return [labels.node ?? labels.instance, labels.provider_name ?? (labels.key_id ? `kms-${labels.key_id}` : undefined), labels.method].filter(Boolean).join(" · ") || "cluster";
+  return [labels.node ?? labels.instance, labels.provider_name ?? labels.resource ?? (labels.key_id ? `kms-${labels.key_id}` : undefined), labels.method].filter(Boolean).join(" · ") || "cluster";
 }
 
 function ordered(series: MetricSeries[], worst: Panel["worst"]): MetricSeries[] {

@@ -69,7 +69,7 @@ describe("the demo Prometheus against the simulator", () => {
   it("reads every KMS metric from the scraped endpoints, per node and provider", async () => {
     // The first scrape comes about 5 s after start; the key_id change counts need one 15 s subquery step.
     const everyNode = (x: KmsMetrics) => ["master-0", "master-1", "master-2"].every((node) => valueOf(x, "latencyP99", { node, provider_name: "1_configmaps", method: "Decrypt" }) > 0);
-    const everyMetric = (x: KmsMetrics) => KMS_METRIC_NAMES.filter((n) => n !== "errorRate").every((n) => x.metrics[n].series.filter((s) => s.value !== null).length >= 3);
+    const everyMetric = (x: KmsMetrics) => KMS_METRIC_NAMES.filter((n) => n !== "errorRate" && n !== "identityWrites").every((n) => x.metrics[n].series.filter((s) => s.value !== null).length >= 3);
     const m = await collectUntil((x) => everyNode(x) && everyMetric(x), "every KMS metric from every node", 40_000);
     expect(m.errors).toEqual([]);
     // rate() divides by the whole 5m window, so a Prometheus seconds old reads low; the mix is exact: 0.5 vs 0.05 calls/s.
@@ -84,6 +84,7 @@ describe("the demo Prometheus against the simulator", () => {
     expect(valueOf(m, "keyIdHashes", { node: "master-0", provider_name: "1_secrets" })).toBe(1);
     expect(valueOf(m, "keyIdChanges", { node: "master-0", provider_name: "1_secrets" })).toBe(0);
     expect(m.metrics.errorRate.series).toEqual([]);
+    expect(m.metrics.identityWrites.series).toEqual([]);
     const sparkline = m.metrics.requestRate.series.find((s) => s.labels.node === "master-0")!.points;
     expect(sparkline.length).toBeGreaterThan(0);
     expect(JSON.parse(JSON.stringify(m))).toEqual(m);
@@ -115,6 +116,18 @@ describe("the demo Prometheus against the simulator", () => {
       expect(slow?.detail).toMatch(/Decrypt p99 \d+ ms/);
     } finally {
       setScenario(server.cluster, "openbao-audit-backend-pressure", false);
+    }
+  });
+
+  it("shows plaintext writes through a left-enabled identity provider", async () => {
+    setScenario(server.cluster, "identity-fallback-left-enabled", true);
+    try {
+      const m = await collectUntil((x) => valueOf(x, "identityWrites", { node: "master-0", resource: "secrets" }) > 0, "identity writes on master-0");
+      const plain = deriveMetricSignals(m, new Date()).find((s) => s.id === "encryption.identity-fallback" && s.subject === "master-0/secrets");
+      expect(plain?.state).toBe("critical");
+      expect(plain?.detail).toMatch(/^\d+ writes? of secrets stored as plaintext \(identity provider\) in 15m/);
+    } finally {
+      setScenario(server.cluster, "identity-fallback-left-enabled", false);
     }
   });
 

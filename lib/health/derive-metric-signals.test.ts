@@ -107,6 +107,21 @@ describe("the plugin's circuit breaker", () => {
   });
 });
 
+describe("writes through the identity provider", () => {
+  it("is ok with no such series while kube-apiserver is scraped, and critical per node and resource for plaintext writes", () => {
+    expect(pick(deriveMetricSignals(sampleKmsMetrics(), NOW), "encryption.identity-fallback", "cluster")).toMatchObject({ state: "ok", detail: "no writes through the identity provider in 15m: new objects are encrypted" });
+    const plain = deriveMetricSignals(setSampleValue(sampleKmsMetrics(), "identityWrites", { instance: "master-1", node: "master-1", resource: "secrets" }, 7.2), NOW);
+    expect(plain.filter((s) => s.id === "encryption.identity-fallback").map((s) => [s.subject, s.state, s.detail])).toEqual([
+      ["master-1/secrets", "critical", "7 writes of secrets stored as plaintext (identity provider) in 15m: identity comes before the KMS provider; those objects stay unencrypted in etcd until rewritten"],
+    ]);
+  });
+
+  it("does not call a zero count a plaintext write", () => {
+    const zero = deriveMetricSignals(setSampleValue(sampleKmsMetrics(), "identityWrites", { node: "master-1", resource: "secrets" }, 0), NOW);
+    expect(zero.filter((s) => s.id === "encryption.identity-fallback").map((s) => [s.subject, s.state])).toEqual([["cluster", "ok"]]);
+  });
+});
+
 describe("when Prometheus cannot answer", () => {
   function failing(m: KmsMetrics, name: keyof KmsMetrics["metrics"], message: string): KmsMetrics {
     m.metrics[name] = { ...m.metrics[name], answered: false, series: [] };
@@ -133,7 +148,13 @@ describe("when Prometheus cannot answer", () => {
     const m = sampleKmsMetrics();
     for (const metric of Object.values(m.metrics)) metric.series = [];
     const signals = deriveMetricSignals(m, NOW);
-    expect(signals.map((s) => `${s.id} ${s.subject} ${s.state}`)).toEqual(["kms.latency.high prometheus unknown", "kms.decrypt.errors prometheus unknown", "kms.keyid.flapping prometheus unknown", "kms.auth.ttl-low prometheus unknown"]);
+    expect(signals.map((s) => `${s.id} ${s.subject} ${s.state}`)).toEqual([
+      "kms.latency.high prometheus unknown",
+      "kms.decrypt.errors prometheus unknown",
+      "kms.keyid.flapping prometheus unknown",
+      "kms.auth.ttl-low prometheus unknown",
+      "encryption.identity-fallback cluster unknown",
+    ]);
     expect(signals[0].detail).toBe("no latencyP99 series: is Prometheus scraping kube-apiserver and the KMS plugins?");
   });
 

@@ -39,6 +39,7 @@ export function deriveMetricSignals(metrics: KmsMetrics, now: Date): Signal[] {
     ...check(metrics, "kms.keyid.flapping", ["keyIdChanges", "pluginKeyIdChanges"], () => keyIdSignals(metrics)),
     ...check(metrics, "kms.auth.ttl-low", ["tokenTtl", "certificateTtl"], () => ttlSignals(metrics)),
     ...breakerSignals(metrics),
+    ...identitySignals(metrics),
   ];
   const at = Date.parse(metrics.at);
   const age = (now.getTime() - at) / 1000;
@@ -190,6 +191,35 @@ function breakerSignals(metrics: KmsMetrics): Signal[] {
       if (v === 0) return createSignal("kms.plugin.unhealthy", subject, "ok", "circuit breaker closed", evidenceOf(s));
       if (v === 1) return createSignal("kms.plugin.unhealthy", subject, "critical", "circuit breaker open: the plugin's Status probes keep failing, so it answers not-ok without asking OpenBao", evidenceOf(s));
       return createSignal("kms.plugin.unhealthy", subject, "unknown", `circuit breaker state ${String(s.value)} is neither 0 (closed) nor 1 (open)`, evidenceOf(s));
+    }),
+  ).signals;
+}
+
+/**
+ * Writes the identity provider stored as plaintext: the identity provider still comes first in the
+ * EncryptionConfiguration. No series is the healthy answer (nothing written that way), as long as
+ * Prometheus scrapes kube-apiserver at all.
+ */
+function identitySignals(metrics: KmsMetrics): Signal[] {
+  const id = "encryption.identity-fallback";
+  const metric = metrics.metrics?.identityWrites;
+  if (!metric?.answered) {
+    const reason = (metrics.errors ?? []).find((e) => e.metric === "identityWrites" && e.query === "instant")?.message ?? "no answer";
+    return [createSignal(id, "cluster", "unknown", clipLine(`Prometheus query failed (identityWrites: ${reason})`, DETAIL_LIMIT), { source: metrics.source })];
+  }
+  const firing = groupBy(seriesOf(metrics, "identityWrites"), (s) => `${nodeOf(s)}/${clipLabel(s.labels.resource) ?? "(no resource)"}`).filter(([, [s]]) => fromMetricValue(s.value) > 0);
+  if (firing.length === 0) {
+    const scraped = seriesOf(metrics, "requestRate").length > 0 || seriesOf(metrics, "latencyP99").length > 0;
+    return [
+      scraped
+        ? createSignal(id, "cluster", "ok", "no writes through the identity provider in 15m: new objects are encrypted", { source: metrics.source })
+        : createSignal(id, "cluster", "unknown", "no kube-apiserver series: is Prometheus scraping kube-apiserver?", { source: metrics.source }),
+    ];
+  }
+  return limit(
+    firing.map(([subject, [s]]) => {
+      const n = Math.round(fromMetricValue(s.value));
+      return createSignal(id, subject, "critical", `${n} write${n === 1 ? "" : "s"} of ${s.labels.resource ?? "objects"} stored as plaintext (identity provider) in 15m: identity comes before the KMS provider; those objects stay unencrypted in etcd until rewritten`, evidenceOf(s));
     }),
   ).signals;
 }

@@ -23,6 +23,7 @@ export const SIGNAL_IDS = [
   "webhook.missing",
   "webhook.ca.expiring",
   "webhook.no-endpoints",
+  "encryption.identity-fallback",
   "operator.unavailable",
   "ebpf.daemonset.unavailable",
 ] as const;

@@ -53,6 +53,11 @@ export const KMS_QUERIES = {
   tokenTtl: { unit: "seconds", promql: "openbao_kms_token_ttl_seconds" },
   /** Remaining lifetime of the plugin's client certificate; 0 when certificate auth is not in use. */
   certificateTtl: { unit: "seconds", promql: "openbao_kms_certificate_ttl_seconds" },
+  /** Writes the identity provider stored as plaintext within the window, by resource (none: no series). */
+  identityWrites: {
+    unit: "count",
+    promql: `sum by (instance, node, resource) (increase(apiserver_storage_transformation_operations_total{transformation_type="to_storage",transformer_prefix="identity"}[${KEYID_WINDOW}]))`,
+  },
 } as const satisfies Record<string, { unit: MetricUnit; promql: string }>;
 
 export type MetricUnit = "seconds" | "per-second" | "count" | "state";
@@ -103,7 +108,7 @@ export interface KmsMetrics {
   tookMs: number;
 }
 
-const KEPT_LABELS = ["instance", "node", "key_id", "provider_name", "method"];
+const KEPT_LABELS = ["instance", "node", "key_id", "provider_name", "method", "resource"];
 
 /** Runs every KMS query (instant at `now`, range over the last HISTORY_SECONDS) in parallel. */
 export async function collectKmsMetrics(baseUrl: string, now: Date, opts: { timeoutMs?: number } = {}): Promise<KmsMetrics> {

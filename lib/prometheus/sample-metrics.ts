@@ -33,6 +33,7 @@ export function sampleKmsMetrics(at: Date = SAMPLE_AT): KmsMetrics {
     circuitBreaker: perPlugin(0),
     tokenTtl: perPlugin(2764800),
     certificateTtl: perPlugin(7776000),
+    identityWrites: [],
   };
   const start = new Date(at.getTime() - HISTORY_SECONDS * 1000);
   return {
