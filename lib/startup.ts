@@ -63,6 +63,7 @@ export async function startServerProcess(): Promise<void> {
           intervalSeconds: env.FAULTLINE_DEMO_INTERVAL_SECONDS,
           watchStallSeconds: DEMO_BOOKMARK_SECONDS * 4,
           openbao: { address: demo.endpoints.url, transitKey: "k8s-kek" },
+          beacon: { healthUrl: `${demo.endpoints.url}/beacon/healthz` },
           ...("url" in prometheus ? { prometheus: { url: prometheus.url } } : {}),
         },
         openBaoToken: demo.endpoints.openBaoToken,

@@ -24,7 +24,7 @@ export async function startSimMonitor(): Promise<SimMonitor> {
   const kubeconfig = path.join(dir, "demo.kubeconfig");
   writeFileSync(kubeconfig, kubeconfigFor("demo", endpoints));
   const entry: Monitored = {
-    target: { cluster: ClusterConfig.parse({ name: "demo", kubeconfig, intervalSeconds: 30, watchStallSeconds: 30, openbao: { address: endpoints.url, transitKey: "k8s-kek" } }), openBaoToken: endpoints.openBaoToken },
+    target: { cluster: ClusterConfig.parse({ name: "demo", kubeconfig, intervalSeconds: 30, watchStallSeconds: 30, openbao: { address: endpoints.url, transitKey: "k8s-kek" }, beacon: { healthUrl: `${endpoints.url}/beacon/healthz` } }), openBaoToken: endpoints.openBaoToken },
     simulated: true,
     sources: {},
     memo: newMemo(),

@@ -3,14 +3,16 @@ import { Badge, type Tone } from "@/components/ui/badge";
 
 // One card per part of the stack, showing its worst signal: what else is broken, at a glance.
 
-const COMPONENTS: { name: string; prefixes: string[] }[] = [
-  { name: "KMS plugins", prefixes: ["kms.plugin.", "kms.report.", "kms.kek."] },
-  { name: "API server KMS check", prefixes: ["apiserver."] },
+export const COMPONENTS: { name: string; prefixes: string[] }[] = [
+  { name: "KMS plugins", prefixes: ["kms.plugin.", "kms.report.", "kms.kek.", "kms.migration."] },
+  { name: "KMS metrics", prefixes: ["kms.latency.", "kms.decrypt.", "kms.keyid.", "kms.auth."] },
+  { name: "API server KMS check", prefixes: ["apiserver.", "encryption."] },
   { name: "OpenBao", prefixes: ["openbao."] },
   { name: "Transit key", prefixes: ["transit."] },
   { name: "Webhook", prefixes: ["webhook."] },
   { name: "Operator", prefixes: ["operator."] },
   { name: "eBPF agents", prefixes: ["ebpf."] },
+  { name: "Beacon", prefixes: ["beacon."] },
 ];
 const ORDER = ["critical", "warning", "unknown", "ok"];
 const TONE: Record<string, Tone> = { critical: "red", warning: "orange", unknown: "orange", ok: "green" };

@@ -90,6 +90,7 @@ export function composeClusterHealth(input: { name: string; simulated: boolean; 
     operator: sources.operator?.value ? readDeployment(sources.operator.value) : undefined,
     ebpf: sources.ebpf?.value ? readDaemonSet(sources.ebpf.value) : undefined,
     webhook: webhookRaw === null ? null : webhookRaw ? readWebhookConfiguration(webhookRaw) : undefined,
+    beacon: sources.beacon?.value,
     webhookEndpoints: sources.endpoints?.value ? sources.endpoints.value.map(readEndpoints) : undefined,
     metrics: sources.metrics?.value,
   });

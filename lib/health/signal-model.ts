@@ -24,6 +24,7 @@ export const SIGNAL_IDS = [
   "webhook.ca.expiring",
   "webhook.no-endpoints",
   "encryption.identity-fallback",
+  "beacon.unreachable",
   "operator.unavailable",
   "ebpf.daemonset.unavailable",
 ] as const;

@@ -44,6 +44,7 @@ describe("deriveSignals: every id is in the catalog", () => {
         operator: readDeployment(fixture("deployment-cloudtaser-operator.json")),
         ebpf: readDaemonSet(fixture("daemonset-cloudtaser-ebpf.json")),
         webhookEndpoints: [],
+        beacon: { status: 503, body: "beacon unreachable" },
         metrics: sampleKmsMetrics(NOW),
       },
       { now: NOW, webhook: null },

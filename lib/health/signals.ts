@@ -1,4 +1,5 @@
 import type { KmsMetrics } from "@/lib/prometheus/kms-metrics";
+import { deriveBeaconSignals, type BeaconInput } from "./derive-beacon-signals";
 import { deriveKmsMatrixSignals, deriveKmsProvidersSignals } from "./derive-kms-signals";
 import { deriveMetricSignals } from "./derive-metric-signals";
 import { deriveOpenBaoSignals, deriveTransitSignals, type OpenBaoInput, type TransitInput } from "./derive-openbao-signals";
@@ -26,6 +27,8 @@ export interface SignalInput {
   ebpf?: DaemonSetView;
   /** null: looked for and not found. undefined: not checked. */
   webhook?: WebhookConfigurationView | null;
+  /** The bridge's health endpoint; undefined: not configured. */
+  beacon?: BeaconInput;
   /** The Endpoints of the stack's namespace; undefined: not read. */
   webhookEndpoints?: EndpointsView[];
   /** The cluster's Prometheus, when it has one (lib/prometheus/kms-metrics.ts). */
@@ -49,5 +52,6 @@ export function deriveSignals(input: SignalInput): Signal[] {
     ...(input.webhook && input.webhookEndpoints ? deriveWebhookEndpointSignals(input.webhook, input.webhookEndpoints) : []),
     ...(input.operator ? deriveOperatorSignals(input.operator) : []),
     ...(input.ebpf ? deriveEbpfSignals(input.ebpf) : []),
+    ...(input.beacon ? deriveBeaconSignals(input.beacon) : []),
   ];
 }

@@ -28,6 +28,8 @@ export interface RawObservation {
   readyz?: { status: number; body: string };
   openbao?: { status: number; body: unknown } | { unreachable: true; error: string };
   transit?: { status: number; body: unknown };
+  /** The bridge's view of the beacon, when its health endpoint is configured. */
+  beacon?: { status: number; body: string } | { unreachable: true; error: string };
   /** The KMS metrics from the cluster's Prometheus, when one is configured. */
   metrics?: KmsMetrics;
 }
@@ -60,7 +62,7 @@ async function openBaoHealth(address: string, caFile: string | undefined): Promi
   }
 }
 
-export type ProbeName = "kmsProviders" | "readyz" | "openbao" | "transit" | "metrics";
+export type ProbeName = "kmsProviders" | "readyz" | "openbao" | "transit" | "beacon" | "metrics";
 
 /** Prometheus scrapes every 5-30 s; asking more often than this only repeats the same answer. */
 export const METRICS_REFRESH_MS = 5_000;
@@ -73,6 +75,16 @@ async function kmsMetrics(url: string, previous: Sources["metrics"], now: Date):
   const answered = Object.values(metrics.metrics).some((m) => m.answered);
   if (!answered && metrics.errors.length > 0) throw new Error(`Prometheus ${url}: ${metrics.errors[0].message}`);
   return metrics;
+}
+
+/** The bridge's health endpoint; one that does not answer is itself the observation. */
+async function bridgeHealth(url: string): Promise<RawObservation["beacon"]> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(3000) });
+    return { status: response.status, body: (await response.text()).slice(0, 4096) };
+  } catch (error) {
+    return { unreachable: true, error: ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message };
+  }
 }
 
 export async function collect(target: CollectTarget, previous: Sources, now: () => Date, kube: KubeAccess): Promise<Pick<Sources, ProbeName>> {
@@ -89,6 +101,7 @@ export async function collect(target: CollectTarget, previous: Sources, now: () 
       });
       return { status: response.status, body: await response.json().catch(() => undefined) };
     },
+    beacon: async () => (target.cluster.beacon ? bridgeHealth(target.cluster.beacon.healthUrl) : undefined),
     metrics: async () => (target.cluster.prometheus ? kmsMetrics(target.cluster.prometheus.url, previous.metrics, now()) : undefined),
   };
   const start = now();

@@ -45,6 +45,14 @@ describe("monitor", () => {
     expect(health.disagreement).toMatch(/Degraded=False/);
   });
 
+  it("reads the beacon through the bridge's health endpoint", async () => {
+    expect((await pollOnce(entry)).signals.find((s) => s.id === "beacon.unreachable")?.state).toBe("ok");
+    setScenario(server.cluster, "beacon-down", true);
+    const health = await pollOnce(entry);
+    setScenario(server.cluster, "beacon-down", false);
+    expect(health.signals.find((s) => s.id === "beacon.unreachable")).toMatchObject({ state: "critical", detail: expect.stringContaining("HTTP 503") });
+  });
+
   it("does not call the Transit key missing while OpenBao is sealed", async () => {
     setScenario(server.cluster, "openbao-sealed", true);
     const health = await pollOnce(entry);
