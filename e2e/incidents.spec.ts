@@ -149,7 +149,7 @@ test("bad input on the incidents API gets a 4xx with the field errors", async ({
   expect((await list.json()).fields).toEqual({ status: ["must be among: open, acknowledged, resolved (not burning)"] });
 });
 
-test("an Alertmanager alert delivered twice makes one timeline event; unknown and malformed ids get their pages", async ({ page, request }) => {
+test("an Alertmanager alert delivered twice makes one timeline event, and its resolution one more; unknown and malformed ids get their pages", async ({ page, request }) => {
   const cluster = `e2e-am-${Date.now()}`;
   const payload = {
     version: "4",
@@ -173,6 +173,12 @@ test("an Alertmanager alert delivered twice makes one timeline event; unknown an
   await expect(page.getByTestId("timeline").locator('[data-kind="alert_received"]')).toHaveCount(1);
   await expect(page.getByTestId("suspects").locator("li").first()).toContainText("named by the alert OpenBaoSealed");
   await expect(page.getByText(`Faultline does not watch cluster ${cluster} itself`)).toBeVisible();
+
+  // Alertmanager says it is resolved: the timeline records it (and the same resolution twice, once).
+  const resolved = { ...payload, status: "resolved", alerts: payload.alerts.map((a) => ({ ...a, status: "resolved", endsAt: new Date().toISOString() })) };
+  for (let i = 0; i < 2; i++) expect((await request.post("/api/v1/alerts/alertmanager", { data: resolved })).status()).toBe(200);
+  await page.reload();
+  await expect(page.getByTestId("timeline").locator('[data-kind="alert_resolved"]')).toHaveCount(1);
 
   const missing = await page.goto("/incidents/999999");
   expect(missing?.status()).toBe(404);
