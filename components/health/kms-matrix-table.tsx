@@ -13,6 +13,9 @@ export function age(from: string | undefined, now: string): string {
 
 export function KmsMatrixTable({ matrix, checkedAt, testId, caption }: { matrix: KmsMatrix; checkedAt: string; testId: string; caption?: string }) {
   const keyIDs = [...new Set(matrix.cells.map((c) => c.keyID))];
+  // One lookup per cell, not a scan: a matrix can have thousands of rows.
+  const cellAt = new Map<string, (typeof matrix.cells)[number]>();
+  for (const c of matrix.cells) if (!cellAt.has(`${c.node}\u0000${c.keyID}`)) cellAt.set(`${c.node}\u0000${c.keyID}`, c);
   return (
     <>
       <table className="data matrix-health" data-testid={testId}>
@@ -33,7 +36,7 @@ export function KmsMatrixTable({ matrix, checkedAt, testId, caption }: { matrix:
                 <span className="sub">{row.state}{!row.present ? " (node gone)" : ""}</span>
               </th>
               {keyIDs.map((k) => {
-                const cell = matrix.cells.find((c) => c.node === row.node && c.keyID === k);
+                const cell = cellAt.get(`${row.node}\u0000${k}`);
                 return (
                   <td key={k} data-cell={`${row.node}/${k}`}>
                     {cell ? (

@@ -3,6 +3,7 @@ import type { KmsCell, KmsMatrix, KmsRow } from "./kms-matrix";
 import type { KmsProvidersHealth } from "./parse-apiserver-health";
 import { describeFailingCell, REASON_DETAIL_LIMIT } from "./roll-up-kms-health";
 import { createSignal, type Signal } from "./signal-model";
+import { byNode } from "./by-node";
 
 // Signals from the KMS matrix and the API servers' kms-providers checks. Subjects: "<node>/<keyID>" for
 // one plugin, "<node>" for a reporter, "keyID <n>" for agreement, "cluster" for the migration.
@@ -33,8 +34,9 @@ export function deriveKmsMatrixSignals(matrix: KmsMatrix): Signal[] {
     signals.push(createSignal("kms.plugin.unhealthy", item.source, "unknown", `health report unreadable: ${clipLine(item.problem, REASON_DETAIL_LIMIT)}`, item));
   }
 
+  const cellsOf = byNode(matrix.cells);
   for (const row of matrix.rows) {
-    const own = matrix.cells.filter((c) => c.node === row.node);
+    const own = cellsOf(row.node);
     if (row.present) {
       const stale = describeStaleness(row, own, threshold);
       if (stale) signals.push(stale);

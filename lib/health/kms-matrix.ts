@@ -3,6 +3,7 @@ import { collectKmsReports, type KmsReport, type KmsReportDesign, type KmsSource
 import { compareNatural } from "./natural-order";
 import type { PluginStatus } from "./parse-health-message";
 import { checkKekAgreement, detectKmsMigration, rollUpKmsHealth } from "./roll-up-kms-health";
+import { byNode } from "./by-node";
 
 // The KMS health model of DESIGN.md "KMS health semantics": one cell per (node, keyID), one row per node,
 // and a KMSPluginsDegraded-like rollup. The rules (staleness, cold start, orphans) exist only in the
@@ -180,10 +181,12 @@ function buildRows(
   const names = new Set<string>([...nodes.values()].filter((n) => n.controlPlane).map((n) => n.name));
   for (const item of [...cells, ...unparseable, ...emptyMessages]) names.add(item.node);
 
+  const cellsOf = byNode(cells);
+  const messagesOf = byNode(unparseable);
   return [...names].sort(compareNatural).map((name): KmsRow => {
     const node = nodes.get(name);
-    const own = cells.filter((c) => c.node === name);
-    const message = unparseable.find((u) => u.node === name);
+    const own = cellsOf(name);
+    const message = messagesOf(name)[0];
     const newest = own.reduce<KmsCell | undefined>((best, c) => (!best || c.ageSeconds < best.ageSeconds ? c : best), undefined);
     const row: KmsRow = {
       node: name,

@@ -2,6 +2,7 @@ import { clipLine } from "./clip-text";
 import type { UnparseableMessage, UnreadableReport } from "./collect-kms-reports";
 import type { KmsAgreement, KmsCell, KmsMigration, KmsRollup, KmsRow } from "./kms-matrix";
 import { compareNatural } from "./natural-order";
+import { byNode } from "./by-node";
 
 // The rollup the enhancement calls KMSPluginsDegraded. Its reason and message were never defined
 // upstream, so each reason is one line an operator can act on: node, keyID, kekID and the plugin's words.
@@ -21,13 +22,15 @@ export interface RollUpInput {
 export function rollUpKmsHealth(input: RollUpInput): KmsRollup {
   const { rows, cells, unparseable, unreadable, nowMs, thresholdSeconds } = input;
   const reasons: string[] = [];
+  const cellsOf = byNode(cells);
+  const messagesOf = byNode(unparseable);
   // Orphaned rows are skipped: the enhancement shows them but keeps them out of the rollup.
   for (const row of rows.filter((r) => r.present)) {
     const node = id(row.node);
-    for (const message of unparseable.filter((u) => u.node === row.node)) {
+    for (const message of messagesOf(row.node)) {
       reasons.push(`${node}: health message on ${id(message.source)} is unparseable: ${clipLine(message.error ?? "unknown error", REASON_DETAIL_LIMIT)}`);
     }
-    const own = cells.filter((c) => c.node === row.node);
+    const own = cellsOf(row.node);
     for (const cell of own.filter((c) => !c.stale && (c.reported === "unhealthy" || c.reported === "error"))) {
       reasons.push(describeFailingCell(cell));
     }
