@@ -1,7 +1,15 @@
+"use client";
+
+import { useState } from "react";
 import type { KmsMatrix } from "@/lib/health/kms-matrix";
 import { Badge, type Tone } from "@/components/ui/badge";
 
-// One API server's node x plugin matrix: status, kekID, age of the last report, and its detail.
+// One API server's node x plugin matrix: status, kekID, age of the last report, and its detail. A large
+// cluster shows the nodes that need attention and hides the healthy ones behind a button, so the page
+// stays small and the problems are what one sees.
+
+/** Up to this many rows, every node is shown. */
+export const ALL_ROWS_UP_TO = 50;
 
 export const STATE_TONE: Record<string, Tone> = { ok: "green", healthy: "green", degraded: "red", critical: "red", unhealthy: "red", error: "red", warning: "orange", unknown: "orange" };
 
@@ -16,6 +24,12 @@ export function KmsMatrixTable({ matrix, checkedAt, testId, caption }: { matrix:
   // One lookup per cell, not a scan: a matrix can have thousands of rows.
   const cellAt = new Map<string, (typeof matrix.cells)[number]>();
   for (const c of matrix.cells) if (!cellAt.has(`${c.node}\u0000${c.keyID}`)) cellAt.set(`${c.node}\u0000${c.keyID}`, c);
+  const [showAll, setShowAll] = useState(false);
+  const healthy = (row: KmsMatrix["rows"][number]) =>
+    row.state === "reporting" && keyIDs.every((k) => (cellAt.get(`${row.node}\u0000${k}`)?.status ?? "healthy") === "healthy");
+  const folding = matrix.rows.length > ALL_ROWS_UP_TO && !showAll;
+  const rows = folding ? matrix.rows.filter((row) => !healthy(row)) : matrix.rows;
+  const hidden = matrix.rows.length - rows.length;
   return (
     <>
       <table className="data matrix-health" data-testid={testId}>
@@ -29,7 +43,7 @@ export function KmsMatrixTable({ matrix, checkedAt, testId, caption }: { matrix:
           </tr>
         </thead>
         <tbody>
-          {matrix.rows.map((row) => (
+          {rows.map((row) => (
             <tr key={row.node} data-node={row.node}>
               <th scope="row">
                 {row.node}
@@ -59,6 +73,14 @@ export function KmsMatrixTable({ matrix, checkedAt, testId, caption }: { matrix:
           ))}
         </tbody>
       </table>
+      {matrix.rows.length > ALL_ROWS_UP_TO ? (
+        <p className="muted" data-testid={`${testId}-folded`}>
+          {folding ? `${hidden} of ${matrix.rows.length} nodes report every plugin healthy and are not listed. ` : `All ${matrix.rows.length} nodes listed. `}
+          <button type="button" className="linklike" onClick={() => setShowAll(!showAll)}>
+            {folding ? "Show every node" : "Show only the nodes that need attention"}
+          </button>
+        </p>
+      ) : null}
       <p className="muted">
         {matrix.agreement.map((a) => `keyID ${a.keyID}: ${a.agree ? "nodes agree on the KEK" : `nodes DISAGREE (${a.kekIDs.map((k) => `${k.kekID} on ${k.nodes.join(", ")}`).join("; ")})`}`).join(" · ")}
         {matrix.migration.inProgress ? ` · migration in progress (keyIDs ${matrix.migration.keyIDs.join(", ")})` : ""}

@@ -1,0 +1,39 @@
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { composeClusterHealth } from "@/lib/health/cluster-health";
+import type { Sources } from "@/lib/monitor/collect";
+import { SimCluster } from "@/lib/sim/cluster";
+import { findResource } from "@/lib/sim/resources";
+import { setScenario } from "@/lib/sim/scenarios";
+import { KmsMatrixTable } from "./kms-matrix-table";
+
+// What the page first shows for a large cluster: the node that needs attention, not 60 healthy rows.
+
+function matrixFor(nodes: number, failing?: string) {
+  const cluster = new SimCluster({ nodes, intervalMs: 30_000 });
+  if (failing) setScenario(cluster, "kms-plugin-unavailable", true, { node: failing });
+  const up = (name: string, value: unknown) => ({ name, up: true, value });
+  const sources = {
+    kubeapiserver: up("kubeapiserver", cluster.store.get(findResource("operator.openshift.io", "v1", "kubeapiservers")!, undefined, "cluster")),
+    nodes: up("nodes", cluster.store.list(findResource("", "v1", "nodes")!).items),
+  } as Sources;
+  const health = composeClusterHealth({ name: "big", simulated: true, intervalSeconds: 30, sources, now: cluster.now() });
+  return { matrix: health.matrix!, checkedAt: health.checkedAt };
+}
+
+const render = (nodes: number, failing?: string) => renderToString(createElement(KmsMatrixTable, { ...matrixFor(nodes, failing), testId: "kms-matrix" }));
+const rowsIn = (html: string) => [...html.matchAll(/data-node="([^"]+)"/g)].map((m) => m[1]);
+
+describe("the KMS matrix of a large cluster", () => {
+  it("lists only the nodes that need attention, and says how many healthy ones it left out", () => {
+    const html = render(60, "master-7");
+    expect(rowsIn(html)).toEqual(["master-7"]);
+    expect(html).toContain("59 of 60 nodes report every plugin healthy and are not listed.");
+    expect(html).toContain("Show every node");
+  });
+
+  it("lists every node of a small cluster", () => {
+    expect(rowsIn(render(3, "master-1"))).toEqual(["master-0", "master-1", "master-2"]);
+  });
+});
