@@ -3,7 +3,7 @@ import { Badge } from "@/components/ui/badge";
 
 const TONE = { healthy: "green", unhealthy: "red", error: "red" } as const;
 
-/** A compact reading of the simulated cluster, through Faultline's parsers. Live health comes later. */
+/** A compact reading of the simulated cluster straight from its objects (the ground truth), through Faultline's parsers; /health shows what the monitor makes of it. */
 export function ClusterNow({ snapshot, intervalSeconds }: { snapshot: DemoSnapshot; intervalSeconds: number }) {
   const stale = 4 * intervalSeconds;
   return (
