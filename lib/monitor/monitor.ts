@@ -53,20 +53,20 @@ export async function pollOnce(entry: Monitored, now: () => Date = () => new Dat
   // One connection per monitor; built again after a round the API server did not answer (a rotated
   // kubeconfig). The watches ask for it each time they list or reconnect.
   if (entry.sources.readyz?.up === false) entry.access = undefined;
-  entry.access ??= connect(entry.target.cluster);
+  const access = () => (entry.access ??= connect(entry.target.cluster));
   if (!entry.watches) {
-    entry.watches = startWatches(() => (entry.access ??= connect(entry.target.cluster)), () => scheduleCompose(entry), { stallMs: entry.target.cluster.watchStallSeconds * 1000 });
+    entry.watches = startWatches(access, () => scheduleCompose(entry), { stallMs: entry.target.cluster.watchStallSeconds * 1000 });
     const until = Date.now() + FIRST_SYNC_MS;
     while (!watchesSettled(entry.watches) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   }
   // A watch that hears from the API server again is evidence enough: its probes need not wait out their backoff.
-  if (entry.watches?.get("kubeapiserver")?.state.up) {
+  if (entry.watches.get("kubeapiserver")?.state.up) {
     for (const name of ["readyz", "kmsProviders"] as const) {
       const probe = entry.sources[name];
       if (probe && !probe.up && probe.retryAt) entry.sources = { ...entry.sources, [name]: { ...probe, retryAt: undefined } };
     }
   }
-  const probes = await collect(entry.target, entry.sources, now, entry.access);
+  const probes = await collect(entry.target, entry.sources, now, access());
   entry.sources = { ...entry.sources, ...probes };
   return composeNow(entry, now());
 }
@@ -74,6 +74,11 @@ export async function pollOnce(entry: Monitored, now: () => Date = () => new Dat
 /** Health from the latest watched objects and probe results; pushed to open pages when it changed. */
 function composeNow(entry: Monitored, at: Date): ClusterHealth {
   if (entry.watches) entry.sources = { ...entry.sources, ...watchedSources(entry.watches, entry.sources) };
+  return publish(entry, at);
+}
+
+/** Health from the entry's sources as they are, announced to open pages when it changed. */
+function publish(entry: Monitored, at: Date): ClusterHealth {
   entry.health = composeClusterHealth({ name: entry.target.cluster.name, simulated: entry.simulated, intervalSeconds: entry.target.cluster.intervalSeconds, sources: entry.sources, now: at, prometheusNote: entry.target.prometheusNote });
   announce(entry.health);
   return entry.health;
@@ -150,10 +155,8 @@ function database(): PrismaClient | undefined {
 
 /** Another process holds the cluster: compose health from what it stored, without touching the cluster. */
 export async function followOnce(entry: Monitored, db: PrismaClient): Promise<void> {
-  const { sources } = await loadPersisted(db, entry.target.cluster.name);
-  entry.sources = sources;
-  entry.health = composeClusterHealth({ name: entry.target.cluster.name, simulated: entry.simulated, intervalSeconds: entry.target.cluster.intervalSeconds, sources, now: new Date(), prometheusNote: entry.target.prometheusNote });
-  announce(entry.health);
+  entry.sources = (await loadPersisted(db, entry.target.cluster.name)).sources;
+  publish(entry, new Date());
 }
 
 async function restore(entry: Monitored): Promise<void> {
