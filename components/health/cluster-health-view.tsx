@@ -32,7 +32,7 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
   }, [initial.name, queryClient]);
   const query = useQuery({ queryKey: ["cluster-health", initial.name], queryFn: () => fetchHealth(initial.name), initialData: initial, refetchInterval: pushed ? pollMs * 5 : pollMs });
   const h = query.data;
-  const reasons = [...(h.matrix?.rollup.reasons ?? []), ...(h.serverMatrices ?? []).flatMap((m) => m.matrix.rollup.reasons.map((r) => `${m.server}: ${r}`))];
+  const reasons = h.reasons ?? [];
   const signals = [...h.signals].sort((a, b) => rank(a.state) - rank(b.state));
   const down = h.sources.filter((s) => !s.up);
   return (
@@ -73,7 +73,7 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
           <summary>
             <Badge tone={m.matrix.rollup.degraded ? "red" : "green"}>{m.matrix.rollup.degraded ? "degraded" : "healthy"}</Badge> {m.server}: {m.matrix.cells.length} plugin reports on {m.matrix.rows.filter((r) => r.present).length} replicas
           </summary>
-          <KmsMatrixTable matrix={m.matrix} checkedAt={h.checkedAt} testId={`kms-matrix-${m.server}`} caption={`${m.server} (${m.server === "oauth-apiserver" ? "authentications" : "openshiftapiservers"} CR)`} />
+          <KmsMatrixTable matrix={m.matrix} checkedAt={h.checkedAt} testId={`kms-matrix-${m.server}`} caption={`${m.server} (${m.cr} CR)`} />
         </details>
       ))}
       <KmsMetricsPanel metrics={h.metrics} note={h.metricsNote} stale={h.sources.some((s) => s.name === "metrics" && !s.up)} checkedAt={h.checkedAt} />

@@ -26,6 +26,8 @@ export interface ClusterHealth {
    * not hide an unhealthy one.
    */
   serverMatrices: ServerMatrix[];
+  /** Why the rollup is degraded, every server's reasons (the aggregated ones prefixed by the server's name). */
+  reasons: string[];
   /** The KMS metrics with their sparkline history; absent when the cluster has no Prometheus configured. */
   metrics?: KmsMetrics;
   /** Why there are no metrics: no Prometheus configured, or the demo's could not start. */
@@ -83,7 +85,7 @@ export function composeClusterHealth(input: { name: string; simulated: boolean; 
   const signals = deriveSignals({
     now,
     matrix,
-    serverMatrices: serverMatrices.map(({ server, matrix: m }) => ({ server, matrix: m })),
+    serverMatrices,
     kmsProviders: kms ? [{ node: "api", health: parseKmsProvidersHealth(kms.status, kms.body) }] : undefined,
     openbao,
     transit,
@@ -122,6 +124,7 @@ export function composeClusterHealth(input: { name: string; simulated: boolean; 
     sources: Object.values(sources).map((s) => ({ name: s!.name, up: s!.up, lastSuccess: s!.lastSuccess, downSince: s!.downSince, lastError: s!.lastError, ...(s!.watch ? { watch: s!.watch } : {}) })),
     matrix,
     serverMatrices,
+    reasons,
     metrics: sources.metrics?.value,
     metricsNote: sources.metrics?.value ? undefined : (input.prometheusNote ?? "no Prometheus configured for this cluster (prometheus.url in the clusters file)"),
     clusterOperator,

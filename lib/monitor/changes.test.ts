@@ -8,6 +8,7 @@ const health = (state: "ok" | "critical", checkedAt: string): ClusterHealth => (
   checkedAt,
   intervalSeconds: 30,
   serverMatrices: [],
+  reasons: [],
   sources: [{ name: "kubeapiserver", up: true }],
   signals: [{ id: "openbao.sealed", subject: "openbao", state, detail: state, evidence: null }],
   summary: { state: state === "ok" ? "ok" : "degraded", line: state },

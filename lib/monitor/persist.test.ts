@@ -27,6 +27,7 @@ const health = (state: "ok" | "critical"): ClusterHealth => ({
   checkedAt: "2026-08-20T10:15:00.000Z",
   intervalSeconds: 30,
   serverMatrices: [],
+  reasons: [],
   sources: [],
   signals: [
     { id: "kms.plugin.unhealthy", subject: "master-1/2", state, detail: state === "ok" ? "healthy" : "credential lacks decrypt permission", evidence: { node: "master-1" } },
