@@ -1,4 +1,5 @@
-import type { KmsMetricName, KmsMetrics, MetricSeries, MetricValue } from "@/lib/prometheus/kms-metrics";
+import type { KmsMetricName, KmsMetrics, MetricSeries } from "@/lib/prometheus/kms-metrics";
+import { fromMetricValue, type MetricValue } from "@/lib/prometheus/metric-value";
 import { KEYID_CHANGES_WARNING, LATENCY_WARNING_SECONDS, TTL_WARNING_SECONDS } from "@/lib/health/derive-metric-signals";
 import { formatMetric, Sparkline } from "./sparkline";
 import { age } from "./kms-matrix-table";
@@ -30,7 +31,11 @@ const PANELS: Panel[] = [
 
 const SHOWN = 6;
 
-const numeric = (v: MetricValue | null): number | undefined => (typeof v === "number" ? v : v === "+Inf" ? Infinity : v === "-Inf" ? -Infinity : undefined);
+/** The value now as a number; undefined when there is none (null or NaN). */
+const numeric = (v: MetricValue | null): number | undefined => {
+  const n = fromMetricValue(v);
+  return Number.isNaN(n) ? undefined : n;
+};
 
 function seriesName(labels: Record<string, string>): string {
   return [labels.node ?? labels.instance, labels.provider_name ?? labels.resource ?? (labels.key_id ? `kms-${labels.key_id}` : undefined), labels.method].filter(Boolean).join(" · ") || "cluster";

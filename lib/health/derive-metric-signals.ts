@@ -1,4 +1,5 @@
-import { fromMetricValue, type KmsMetricName, type KmsMetrics, type MetricSeries, type MetricValue } from "@/lib/prometheus/kms-metrics";
+import type { KmsMetricName, KmsMetrics, MetricSeries } from "@/lib/prometheus/kms-metrics";
+import { fromMetricValue, type MetricValue } from "@/lib/prometheus/metric-value";
 import { clipLine } from "./clip-text";
 import { compareNatural } from "./natural-order";
 import { createSignal, type Signal, type SignalId } from "./signal-model";

@@ -1,4 +1,5 @@
 import { PrometheusQueryError, queryInstant, queryRange, type PromSeries } from "./client";
+import { toMetricValue, type MetricValue } from "./metric-value";
 
 // The KMS metrics Faultline reads from a cluster's Prometheus, as PromQL, and their collection into one
 // JSON-serialisable KmsMetrics: the value now per series plus a short history for sparklines. Each
@@ -64,8 +65,7 @@ export type MetricUnit = "seconds" | "per-second" | "count" | "state";
 export type KmsMetricName = keyof typeof KMS_QUERIES;
 export const KMS_METRIC_NAMES = Object.keys(KMS_QUERIES) as KmsMetricName[];
 
-/** A sample value that survives JSON: NaN and the infinities are spelled as Prometheus spells them. */
-export type MetricValue = number | "NaN" | "+Inf" | "-Inf";
+export { fromMetricValue, toMetricValue, type MetricValue } from "./metric-value";
 
 export interface MetricSeries {
   /** Only the labels that identify a KMS series: instance, node, key_id, provider_name, method. */
@@ -186,21 +186,6 @@ function keepLabels(raw: Record<string, string>): Record<string, string> {
     if (typeof value === "string" && value !== "") labels[name] = value.length > MAX_LABEL_VALUE ? `${value.slice(0, MAX_LABEL_VALUE)}…` : value;
   }
   return labels;
-}
-
-export function toMetricValue(v: number): MetricValue {
-  if (Number.isNaN(v)) return "NaN";
-  if (v === Infinity) return "+Inf";
-  if (v === -Infinity) return "-Inf";
-  return v;
-}
-
-/** The number a MetricValue stands for (NaN and the infinities included). */
-export function fromMetricValue(v: MetricValue | null | undefined): number {
-  if (v === null || v === undefined || v === "NaN") return NaN;
-  if (v === "+Inf") return Infinity;
-  if (v === "-Inf") return -Infinity;
-  return typeof v === "number" ? v : NaN;
 }
 
 function displayUrl(baseUrl: string): string {
