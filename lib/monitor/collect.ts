@@ -2,7 +2,7 @@ import "server-only";
 import type { ClusterConfig } from "@/lib/clusters/config";
 import { getRaw, type KubeAccess } from "@/lib/kube/client";
 import { collectKmsMetrics, type KmsMetrics } from "@/lib/prometheus/kms-metrics";
-import { openBaoFetch } from "./openbao-http";
+import { openBaoFetch, type OpenBaoFetch } from "./openbao-http";
 import { backingOff, recordFailure, recordSuccess, type SourceState } from "./sources";
 
 // One round of HTTP probes for one cluster (the API server's KMS and readiness endpoints, OpenBao and
@@ -44,21 +44,27 @@ export interface CollectTarget {
   prometheusNote?: string;
 }
 
-async function openBaoHealth(address: string, caFile: string | undefined): Promise<RawObservation["openbao"]> {
-  const get = openBaoFetch(caFile); // a CA file that cannot be read fails the read, with its own message
+/**
+ * A health endpoint's status and body. One that does not answer is itself the observation (an
+ * unreachable OpenBao, a silent bridge), not a failed read.
+ */
+async function healthEndpoint(url: URL, get: OpenBaoFetch = (u, init) => fetch(u, init)): Promise<{ status: number; text: string } | { unreachable: true; error: string }> {
   try {
-    const response = await get(new URL("/v1/sys/health", address), { signal: AbortSignal.timeout(3000) });
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // keep the text; the parser reports it
-    }
-    return { status: response.status, body };
+    const response = await get(url, { signal: AbortSignal.timeout(3000) });
+    return { status: response.status, text: await response.text() };
   } catch (error) {
-    // An unreachable OpenBao is itself the observation, not a failed read.
     return { unreachable: true, error: ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message };
+  }
+}
+
+async function openBaoHealth(address: string, caFile: string | undefined): Promise<RawObservation["openbao"]> {
+  // A CA file that cannot be read fails the read, with its own message.
+  const answer = await healthEndpoint(new URL("/v1/sys/health", address), openBaoFetch(caFile));
+  if ("unreachable" in answer) return answer;
+  try {
+    return { status: answer.status, body: JSON.parse(answer.text) as unknown };
+  } catch {
+    return { status: answer.status, body: answer.text }; // keep the text; the parser reports it
   }
 }
 
@@ -77,14 +83,10 @@ async function kmsMetrics(url: string, previous: Sources["metrics"], now: Date):
   return metrics;
 }
 
-/** The bridge's health endpoint; one that does not answer is itself the observation. */
+/** The bridge's health endpoint: 2xx while it reaches the beacon. */
 async function bridgeHealth(url: string): Promise<RawObservation["beacon"]> {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(3000) });
-    return { status: response.status, body: (await response.text()).slice(0, 4096) };
-  } catch (error) {
-    return { unreachable: true, error: ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message };
-  }
+  const answer = await healthEndpoint(new URL(url));
+  return "unreachable" in answer ? answer : { status: answer.status, body: answer.text.slice(0, 4096) };
 }
 
 export async function collect(target: CollectTarget, previous: Sources, now: () => Date, kube: KubeAccess): Promise<Pick<Sources, ProbeName>> {
