@@ -5,7 +5,6 @@ import { performance } from "node:perf_hooks";
 import { composeClusterHealth } from "@/lib/health/cluster-health";
 import type { Sources } from "@/lib/monitor/collect";
 import { SimCluster } from "@/lib/sim/cluster";
-import { findResource } from "@/lib/sim/resources";
 
 const sizes = (process.argv[2] ?? "500,1000,5000").split(",").map(Number);
 const up = (name: string, value: unknown) => ({ name, up: true, lastSuccess: new Date().toISOString(), value });
@@ -13,12 +12,12 @@ const up = (name: string, value: unknown) => ({ name, up: true, lastSuccess: new
 const results: { nodes: number; ms: number; signals: number }[] = [];
 for (const n of sizes) {
   const cluster = new SimCluster({ nodes: n, intervalMs: 30_000 });
-  const get = (plural: string, group = "operator.openshift.io") => cluster.store.get(findResource(group, "v1", plural)!, undefined, "cluster");
+  const get = (plural: string) => cluster.object("operator.openshift.io", plural, "cluster");
   const sources = {
     kubeapiserver: up("kubeapiserver", get("kubeapiservers")),
     openshiftapiserver: up("openshiftapiserver", get("openshiftapiservers")),
     authentication: up("authentication", get("authentications")),
-    nodes: up("nodes", cluster.store.list(findResource("", "v1", "nodes")!).items),
+    nodes: up("nodes", cluster.objects("", "nodes")),
   } as Sources;
   const run = () => composeClusterHealth({ name: "bench", simulated: true, intervalSeconds: 30, sources, now: new Date() });
   run(); // warm up

@@ -4,7 +4,6 @@ import { describe, expect, it } from "vitest";
 import { composeClusterHealth } from "@/lib/health/cluster-health";
 import type { Sources } from "@/lib/monitor/collect";
 import { SimCluster } from "@/lib/sim/cluster";
-import { findResource } from "@/lib/sim/resources";
 import { setScenario } from "@/lib/sim/scenarios";
 import { KmsMatrixTable } from "./kms-matrix-table";
 
@@ -15,8 +14,8 @@ function matrixFor(nodes: number, failing?: string) {
   if (failing) setScenario(cluster, "kms-plugin-unavailable", true, { node: failing });
   const up = (name: string, value: unknown) => ({ name, up: true, value });
   const sources = {
-    kubeapiserver: up("kubeapiserver", cluster.store.get(findResource("operator.openshift.io", "v1", "kubeapiservers")!, undefined, "cluster")),
-    nodes: up("nodes", cluster.store.list(findResource("", "v1", "nodes")!).items),
+    kubeapiserver: up("kubeapiserver", cluster.object("operator.openshift.io", "kubeapiservers", "cluster")),
+    nodes: up("nodes", cluster.objects("", "nodes")),
   } as Sources;
   const health = composeClusterHealth({ name: "big", simulated: true, intervalSeconds: 30, sources, now: cluster.now() });
   return { matrix: health.matrix!, checkedAt: health.checkedAt };

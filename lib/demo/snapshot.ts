@@ -6,7 +6,6 @@ import { readDaemonSet, readDeployment, readWebhookConfiguration } from "@/lib/h
 import type { SimCluster } from "@/lib/sim/cluster";
 import type { JsonObject } from "@/lib/sim/fields";
 import { renderBeaconHealth, renderKmsProviders, renderOpenBaoHealth, renderTransitKey } from "@/lib/sim/render-endpoints";
-import { findResource } from "@/lib/sim/resources";
 
 // What the simulated cluster says right now, read through the same parsers Faultline uses on a
 // real cluster. The game-day page shows it so an injected failure can be seen at once.
@@ -19,10 +18,10 @@ export interface DemoSnapshot {
 }
 
 export function readDemoSnapshot(cluster: SimCluster): DemoSnapshot {
-  const get = (group: string, plural: string, ns: string | undefined, name: string) => cluster.store.get(findResource(group, "v1", plural)!, ns, name) as JsonObject | undefined;
+  const get = (group: string, plural: string, ns: string | undefined, name: string) => cluster.object(group, plural, name, ns);
   const now = cluster.now();
   const status = readOperatorStatus(get("operator.openshift.io", "kubeapiservers", undefined, "cluster"));
-  const nodeNames = new Set(cluster.store.list(findResource("", "v1", "nodes")!).items.map((n) => (n.metadata as JsonObject).name as string));
+  const nodeNames = new Set(cluster.objects("", "nodes").map((n) => (n.metadata as JsonObject).name as string));
   const nodes = status.reporterConditions.map((c) => {
     const model = cluster.model.nodes.find((n) => n.name === c.nodeName);
     const kms = model ? renderKmsProviders(cluster.model, model, cluster.tick) : undefined;

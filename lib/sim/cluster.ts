@@ -25,7 +25,7 @@ const REPORTED_CRS = [
   ["Authentication", "authentications"],
 ] as const;
 
-const type = (group: string, plural: string): ResourceType => findResource(group, group === "" ? "v1" : "v1", plural)!;
+const type = (group: string, plural: string): ResourceType => findResource(group, "v1", plural)!;
 
 export class SimCluster {
   readonly model: ClusterModel;
@@ -50,6 +50,16 @@ export class SimCluster {
     for (const name of ["cloudtaser-system", "payments"]) this.store.put(type("", "namespaces"), { apiVersion: "v1", kind: "Namespace", metadata: { name }, spec: {}, status: { phase: "Active" } });
     this.sync();
     this.report();
+  }
+
+  /** One stored object ("" is the core group), undefined when it does not exist. */
+  object(group: string, plural: string, name: string, namespace?: string): JsonObject | undefined {
+    return this.store.get(type(group, plural), namespace, name);
+  }
+
+  /** Every stored object of a type. */
+  objects(group: string, plural: string, namespace?: string): JsonObject[] {
+    return this.store.list(type(group, plural), namespace).items;
   }
 
   start(): void {
