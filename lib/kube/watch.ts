@@ -58,6 +58,7 @@ const redact = (text: string) => text.replace(/Bearer\s+\S+/gi, "Bearer ***").sl
 export class ResourceWatch {
   readonly state: WatchState = { up: false, synced: false, notServed: false, lists: 0, reconnects: 0, stalls: 0, expired: 0 };
   private readonly objects = new Map<string, unknown>();
+  private itemsCache?: unknown[];
   private generation = 0;
   private phase: Phase = "idle";
   private controller?: AbortController;
@@ -95,9 +96,13 @@ export class ResourceWatch {
     if (this.watchdog) clearInterval(this.watchdog);
   }
 
-  /** The objects as last seen, in the order the server listed them (kept while the source is down). */
+  /**
+   * The objects as last seen, in the order the server listed them (kept while the source is down). The
+   * same array until something changes, so consumers can tell "unchanged" by reference.
+   */
   items(): unknown[] {
-    return [...this.objects.values()];
+    this.itemsCache ??= [...this.objects.values()];
+    return this.itemsCache;
   }
 
   /** The named object, null when it does not exist (or its type is not served), undefined before the first LIST. */
@@ -120,6 +125,7 @@ export class ResourceWatch {
       if (generation !== this.generation) return;
       if (!Array.isArray(list?.items)) throw new Error(`LIST ${this.spec.path}: the answer has no items array`);
       this.objects.clear();
+      this.itemsCache = undefined;
       for (const item of list.items) {
         const key = keyOf(item);
         if (key) this.objects.set(key, item);
@@ -135,6 +141,7 @@ export class ResourceWatch {
       if (error instanceof KubeHttpError && error.code === 404) {
         // The cluster has no such resource type (not OpenShift, or the CRD is not installed yet).
         this.objects.clear();
+        this.itemsCache = undefined;
         this.state.notServed = true;
         this.state.lists++;
         this.heard();
@@ -201,6 +208,7 @@ export class ResourceWatch {
     if (type === "DELETED") this.objects.delete(key);
     else if (type === "ADDED" || type === "MODIFIED") this.objects.set(key, object);
     else return;
+    this.itemsCache = undefined;
     this.onChange();
   }
 

@@ -11,9 +11,20 @@ import type { SourceState } from "./sources";
 export interface PersistMemo {
   signals: Map<string, string>;
   snapshots: Map<string, { hash: string; at: number; up: boolean }>;
+  /** The last hash computed per source, with what it was computed from: an unchanged value is not hashed again. */
+  hashed: Map<string, { value: unknown; up: boolean; downSince?: string; lastError?: string; hash: string }>;
 }
 
-export const newMemo = (): PersistMemo => ({ signals: new Map(), snapshots: new Map() });
+export const newMemo = (): PersistMemo => ({ signals: new Map(), snapshots: new Map(), hashed: new Map() });
+
+/** A source's content hash; the same value object in the same state (a watch that saw no change) reuses the last one. */
+function hashOf(source: SourceState, memo: PersistMemo): string {
+  const seen = memo.hashed.get(source.name);
+  if (seen && seen.value === source.value && seen.up === source.up && seen.downSince === source.downSince && seen.lastError === source.lastError) return seen.hash;
+  const hash = createHash("sha1").update(JSON.stringify({ up: source.up, downSince: source.downSince, lastError: source.lastError, value: source.value })).digest("hex");
+  memo.hashed.set(source.name, { value: source.value, up: source.up, downSince: source.downSince, lastError: source.lastError, hash });
+  return hash;
+}
 const key = (signal: string, subject: string) => `${signal}\u0000${subject}`;
 const EVIDENCE_LIMIT = 16_384;
 const SNAPSHOT_MIN_INTERVAL_MS = 10_000;
@@ -51,7 +62,7 @@ export async function persistRound(db: PrismaClient, health: ClusterHealth, sour
   }
 
   for (const source of Object.values(sources) as SourceState[]) {
-    const hash = createHash("sha1").update(JSON.stringify({ up: source.up, downSince: source.downSince, lastError: source.lastError, value: source.value })).digest("hex");
+    const hash = hashOf(source, memo);
     const last = memo.snapshots.get(source.name);
     const due = !last || last.up !== source.up || (last.hash !== hash && now.getTime() - last.at >= SNAPSHOT_MIN_INTERVAL_MS);
     if (!due) continue;
