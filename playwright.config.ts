@@ -2,7 +2,8 @@ import { defineConfig } from "@playwright/test";
 
 // Debian's Chromium (Playwright's own browser download cannot be reached here) against a
 // production server started exactly as a user starts it: `npm start`, with its own data folder.
-const PORT = 3100;
+// FAULTLINE_E2E_PORT lets two checkouts run their end-to-end tests side by side.
+const PORT = Number(process.env.FAULTLINE_E2E_PORT ?? 3100);
 
 export default defineConfig({
   testDir: "e2e",

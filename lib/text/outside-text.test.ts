@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { CLIPPED_MARKER, cleanText, cleanValue, depthOf, describeReport, emptyReport, REPLACEMENT, TOO_DEEP_MARKER } from "./outside-text";
+
+describe("text from outside", () => {
+  it("replaces what PostgreSQL or a page cannot hold, visibly, and counts it", () => {
+    const report = emptyReport();
+    expect(cleanText("plugin\u0000 said \ud800 and \udc00 then \u0007", 100, report)).toBe(`plugin${REPLACEMENT} said ${REPLACEMENT} and ${REPLACEMENT} then ${REPLACEMENT}`);
+    expect(report.replaced).toBe(4);
+    expect(describeReport(report)).toBe("4 characters replaced");
+  });
+
+  it("keeps what is fine: pairs, tabs, newlines, any script", () => {
+    const text = "ключ 🔑\tline\r\nnext 鍵";
+    const report = emptyReport();
+    expect(cleanText(text, 100, report)).toBe(text);
+    expect(report).toEqual({ replaced: 0, clipped: 0, dropped: 0 });
+  });
+
+  it("cuts long text with a marker, never between the halves of a pair", () => {
+    const report = emptyReport();
+    expect(cleanText("ab🔑cd", 3, report)).toBe(`ab${CLIPPED_MARKER}`);
+    expect(report.clipped).toBe(1);
+  });
+
+  it("caps depth and item counts of a parsed value and cleans keys too", () => {
+    let deep: unknown = "leaf";
+    for (let i = 0; i < 3000; i++) deep = [deep];
+    const report = emptyReport();
+    const cleaned = cleanValue({ "k\u0000": deep, list: Array.from({ length: 10 }, (_, i) => i) }, { maxDepth: 5, maxItems: 4 }, report);
+    expect(depthOf(cleaned)).toBe(5);
+    expect(JSON.stringify(cleaned)).toContain(TOO_DEEP_MARKER);
+    expect((cleaned as { list: number[] }).list).toEqual([0, 1, 2, 3]);
+    expect(Object.keys(cleaned as object)).toContain(`k${REPLACEMENT}`);
+    expect(report).toEqual({ replaced: 1, clipped: 0, dropped: 7 });
+  });
+
+  it("measures depth without recursion", () => {
+    let deep: unknown = {};
+    for (let i = 0; i < 200_000; i++) deep = { a: deep };
+    expect(depthOf(deep, 100)).toBe(101);
+  });
+});
