@@ -5,3 +5,9 @@ export const ScenarioChange = z.strictObject({
   variant: z.string().regex(/^[a-z0-9-]+$/, "variant must be a variant id").optional(),
 });
 export type ScenarioChange = z.infer<typeof ScenarioChange>;
+
+export const ApiServerChange = z.strictObject({ state: z.enum(["up", "down"], { message: "state must be up or down" }) });
+export type ApiServerChange = z.infer<typeof ApiServerChange>;
+
+/** Demo bodies are a few dozen bytes. */
+export const DEMO_BODY_LIMIT = 4 * 1024;

@@ -1,12 +1,15 @@
 import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import next from "next";
 import { observeRequest } from "@/lib/metrics";
+import { createEdge } from "./edge";
 import { createRouteLabeler, type RouteManifest } from "./route-label";
+import { scanAppRoutes } from "./route-table";
 
 // A thin HTTP server around Next's request handler: it exists to time every request and count it
-// by route pattern and status for /metrics, which Next's own server does not expose.
+// by route pattern and status for /metrics, which Next's own server does not expose, and to refuse what no
+// route should see (bad percent-encoding, unserved methods, oversized bodies: edge.ts).
 
 export interface RunningServer {
   server: Server;
@@ -20,20 +23,26 @@ export async function startHttpServer(opts: { dir: string; host: string; port: n
 
   const manifest = JSON.parse(readFileSync(path.join(opts.dir, ".next", "routes-manifest.json"), "utf8")) as RouteManifest;
   const label = createRouteLabeler(manifest);
+  const specs = new Map(scanAppRoutes(path.join(opts.dir, "app")).map((spec) => [spec.pattern, spec]));
+  const edge = createEdge({ label, specs }, handle);
 
-  const server = createServer((req, res) => {
+  const listener = (expectsContinue: boolean) => (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
     const pathname = (req.url ?? "/").split("?")[0];
     res.on("finish", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       observeRequest(req.method ?? "GET", label(pathname), res.statusCode, seconds);
     });
-    handle(req, res).catch((error: unknown) => {
-      console.error(`[faultline] request ${req.method} ${pathname} failed: ${(error as Error).message}`);
+    edge.onRequest(req, res, expectsContinue).catch((error: unknown) => {
+      console.error(`[faultline] request ${req.method} ${pathname.slice(0, 200)} failed: ${(error as Error).message}`);
       if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain" });
       res.end("Internal error");
     });
-  });
+  };
+  const server = createServer(listener(false));
+  // Expect: 100-continue is answered only once the route's limit allows the declared body.
+  server.on("checkContinue", listener(true));
+  server.on("connect", edge.onConnect);
   server.keepAliveTimeout = 65_000;
 
   await new Promise<void>((resolve, reject) => {

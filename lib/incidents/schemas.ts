@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cleanText } from "@/lib/text/outside-text";
 import { SEVERITIES, STATUSES } from "./queries";
 
 // Request shapes of the incidents API. There is no authentication yet, so `actor` is who the person says
@@ -16,7 +17,9 @@ const list = <T extends readonly [string, ...string[]]>(values: T) =>
   });
 
 export const IncidentListQuery = z.strictObject({
-  cluster: z.string().transform((s) => s.split(",").map((v) => v.trim()).filter(Boolean)).optional(),
+  // Cluster names come from alert labels too, so anything is searchable; what PostgreSQL cannot hold (a NUL)
+  // becomes U+FFFD, which no stored name contains.
+  cluster: z.string().transform((s) => s.split(",").map((v) => cleanText(v.trim(), 256)).filter(Boolean)).optional(),
   status: list(STATUSES).optional(),
   severity: list(SEVERITIES).optional(),
   limit: z.coerce.number().int("must be a whole number").min(1, "must be 1-500").max(500, "must be 1-500").optional(),

@@ -1,29 +1,20 @@
 import { NextResponse } from "next/server";
 import { getDemoCluster } from "@/lib/demo/runtime";
-import { ScenarioChange } from "@/lib/demo/schemas";
+import { DEMO_BODY_LIMIT, ScenarioChange } from "@/lib/demo/schemas";
+import { conflict } from "@/lib/http/json";
+import { parseBody } from "@/lib/http/read-json";
 import { listScenarios, ScenarioError, setScenario } from "@/lib/sim/scenarios";
 
 type Params = { params: Promise<{ id: string }> };
 
 async function change(request: Request, { params }: Params, on: boolean) {
   const { id } = await params;
+  const body = await parseBody(request, ScenarioChange, DEMO_BODY_LIMIT);
+  if ("response" in body) return body.response;
   const demo = await getDemoCluster();
-  if (!demo) return NextResponse.json({ error: "the demo cluster is not running" }, { status: 409 });
-  let raw: unknown = {};
-  const text = await request.text();
-  if (text.trim()) {
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      return NextResponse.json({ error: "invalid request", fields: { body: ["must be JSON"] } }, { status: 400 });
-    }
-  }
-  const parsed = ScenarioChange.safeParse(raw);
-  if (!parsed.success) {
-    return NextResponse.json({ error: "invalid request", fields: parsed.error.flatten().fieldErrors }, { status: 400 });
-  }
+  if (!demo) return conflict("the demo cluster is not running");
   try {
-    setScenario(demo.cluster, id, on, parsed.data);
+    setScenario(demo.cluster, id, on, body.data);
   } catch (error) {
     if (error instanceof ScenarioError) return NextResponse.json({ error: error.message }, { status: error.status });
     throw error;

@@ -1,0 +1,115 @@
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { bodyLimitOf, declaresBody, readBoundedBody, replayRequest } from "./body-limit";
+import { percentEncodingProblem } from "./percent";
+import type { RouteSpec } from "./route-table";
+
+// The checks every request passes before Next.js sees it: a path that decodes, a method the route serves, a
+// body within the route's limit. What fails gets a 4xx naming the problem ({ error } under /api/, plain text
+// elsewhere); the body is never echoed back.
+
+export type Handle = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export type Decision =
+  | { pass: true; limit: number }
+  | { pass: false; status: number; error: string; allow?: string[] };
+
+const ASSETS: RouteSpec = { pattern: "/_next", kind: "page", allow: ["GET", "HEAD", "OPTIONS"] };
+/** Discarded after an early answer so the client reads it instead of a reset connection; then the socket is closed. */
+const LINGER_BYTES = 8 * 1024 * 1024;
+const LINGER_MS = 2_000;
+
+export interface EdgeRoutes {
+  /** The route pattern a path matches (see route-label.ts), "unmatched" for none. */
+  label: (pathname: string) => string;
+  specs: Map<string, RouteSpec>;
+}
+
+/** What to do with a request, from its method, target and declared length alone. */
+export function decide(method: string, target: string, contentLength: number | undefined, routes: EdgeRoutes): Decision {
+  if (!target.startsWith("/")) return { pass: false, status: 400, error: "the request target must be a path starting with /" };
+  const problem = percentEncodingProblem(target);
+  if (problem) return { pass: false, status: 400, error: problem };
+  const pathname = target.split(/[?#]/)[0];
+  const pattern = routes.label(pathname);
+  const spec = pattern.startsWith("/_next/") ? ASSETS : routes.specs.get(pattern);
+  if (!spec) {
+    // Next answers GET with its not-found page; nothing else is served at a path no route has.
+    if (method === "GET" || method === "HEAD") return contentLength ? tooLarge(0, method, pattern) : { pass: true, limit: 0 };
+    return { pass: false, status: 404, error: `no route at ${pathname.length > 200 ? `${pathname.slice(0, 200)}…` : pathname}` };
+  }
+  if (method === "OPTIONS") return { pass: false, status: 204, error: "", allow: spec.allow };
+  if (!spec.allow.includes(method)) {
+    return { pass: false, status: 405, error: `method ${method} is not allowed on ${spec.pattern}; allowed: ${spec.allow.join(", ")}`, allow: spec.allow };
+  }
+  const limit = bodyLimitOf(spec);
+  if (contentLength !== undefined && contentLength > limit) return tooLarge(limit, method, spec.pattern);
+  return { pass: true, limit };
+}
+
+type Refusal = Extract<Decision, { pass: false }>;
+
+function tooLarge(limit: number, method: string, pattern: string): Refusal {
+  const error = limit === 0 ? `${method} ${pattern} takes no request body` : `request body larger than ${limit} bytes, the limit of ${method} ${pattern}`;
+  return { pass: false, status: 413, error };
+}
+
+/** The request listener: checks, then hands the request to `handle` (Next's request handler). */
+export function createEdge(routes: EdgeRoutes, handle: Handle) {
+  const onRequest = async (req: IncomingMessage, res: ServerResponse, expectsContinue = false) => {
+    const method = req.method ?? "GET";
+    const target = req.url ?? "/";
+    const declared = req.headers["content-length"] === undefined ? undefined : Number(req.headers["content-length"]);
+    const decision = decide(method, target, declared, routes);
+    if (!decision.pass) return reply(req, res, decision);
+    if (!declaresBody(req)) return handle(req, res);
+    if (expectsContinue) res.writeContinue();
+    const read = await readBoundedBody(req, decision.limit);
+    if ("aborted" in read) return void res.destroy();
+    if ("tooLarge" in read) return reply(req, res, tooLarge(decision.limit, method, routes.label(target.split(/[?#]/)[0])));
+    return handle(replayRequest(req, read.body), res);
+  };
+
+  const onConnect = (req: IncomingMessage, socket: Duplex) => {
+    const decision = decide("CONNECT", req.url ?? "", undefined, routes) as Refusal;
+    const body = JSON.stringify({ error: decision.error });
+    const head = [`HTTP/1.1 ${decision.status} ${STATUS_CODES[decision.status]}`, "Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`, "Connection: close"];
+    if (decision.allow) head.push(`Allow: ${decision.allow.join(", ")}`);
+    socket.on("error", () => socket.destroy());
+    socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
+  };
+
+  return { onRequest, onConnect };
+}
+
+function reply(req: IncomingMessage, res: ServerResponse, decision: Refusal): void {
+  const api = (req.url ?? "").startsWith("/api/");
+  const unread = declaresBody(req) && !req.complete;
+  const headers: Record<string, string> = { "Cache-Control": "no-store" };
+  if (decision.allow) headers.Allow = decision.allow.join(", ");
+  if (unread) headers.Connection = "close";
+  if (decision.status === 204) {
+    res.writeHead(204, headers).end();
+  } else {
+    const body = api ? JSON.stringify({ error: decision.error }) : `${decision.error}\n`;
+    headers["Content-Type"] = api ? "application/json" : "text/plain; charset=utf-8";
+    headers["Content-Length"] = String(Buffer.byteLength(body));
+    res.writeHead(decision.status, headers).end(req.method === "HEAD" ? undefined : body);
+  }
+  if (unread) linger(req);
+}
+
+/** Reads and drops what the client still sends, for a bounded time and size, so it sees the answer. */
+function linger(req: IncomingMessage): void {
+  let discarded = 0;
+  const close = () => req.socket.destroy();
+  const timer = setTimeout(close, LINGER_MS);
+  timer.unref();
+  req.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > LINGER_BYTES) close();
+  });
+  req.on("end", () => clearTimeout(timer));
+  req.on("error", () => clearTimeout(timer));
+  req.resume();
+}

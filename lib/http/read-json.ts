@@ -1,0 +1,67 @@
+import { NextResponse } from "next/server";
+import type { z } from "zod";
+import { changed, cleanValue, depthOf, describeReport, emptyReport } from "@/lib/text/outside-text";
+import { invalid, tooLarge } from "./json";
+
+// The one JSON body reader of the API routes: at most `limit` bytes, nesting at most MAX_BODY_DEPTH deep
+// (checked before anything recursive touches the value), every string cleaned by the text boundary.
+
+/** Bodies people and scripts send: a note, an answer, a little evidence. */
+export const BODY_LIMIT = 64 * 1024;
+/** Levels of objects and arrays a body may nest (the top value is level 1). */
+export const MAX_BODY_DEPTH = 32;
+
+/** Reads at most `limit` bytes of JSON; the response to send instead when the body is too big, not JSON or too deep. */
+export async function readJson(request: Request, limit = BODY_LIMIT): Promise<{ value: unknown } | { response: NextResponse }> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) return { response: tooLarge(limit) };
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
+        return { response: tooLarge(limit) };
+      }
+      chunks.push(value);
+    }
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (!text.trim()) return { value: {} };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    // V8's message quotes the body; only the position is kept.
+    const at = /position (\d+)/.exec((error as Error).message);
+    return { response: invalid({ body: [`must be JSON${at ? ` (parse error at byte ${at[1]})` : ""}`] }) };
+  }
+  if (depthOf(parsed, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) return { response: invalid({ body: [`nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels`] }) };
+  const report = emptyReport();
+  const value = cleanValue(parsed, { maxDepth: MAX_BODY_DEPTH + 1, maxItems: Number.MAX_SAFE_INTEGER }, report);
+  if (changed(report)) console.warn(`[faultline] ${request.method} ${new URL(request.url).pathname.slice(0, 200)}: cleaned the request body: ${describeReport(report)}`);
+  return { value };
+}
+
+/** Field errors of a zod failure, by dotted path ("body" for the whole value). */
+export function fieldErrors(error: z.ZodError): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.join(".") : "body";
+    (fields[key] ??= []).push(issue.message);
+  }
+  return fields;
+}
+
+/** Parses a body with a schema; the 4xx response on failure. */
+export async function parseBody<S extends z.ZodType>(request: Request, schema: S, limit = BODY_LIMIT): Promise<{ data: z.infer<S> } | { response: NextResponse }> {
+  const read = await readJson(request, limit);
+  if ("response" in read) return read;
+  const parsed = schema.safeParse(read.value);
+  if (!parsed.success) return { response: invalid(fieldErrors(parsed.error)) };
+  return { data: parsed.data };
+}
