@@ -37,8 +37,9 @@ export interface FieldErrors {
 
 /** Parses URL search params; unknown or repeated parameters are errors, not silently ignored. */
 export function parseCatalogQuery(params: URLSearchParams): { query?: CatalogQuery; errors?: FieldErrors } {
-  const raw: Record<string, string> = {};
-  const errors: FieldErrors = {};
+  // No prototype: a parameter named "constructor" or "__proto__" is a key like any other.
+  const raw: Record<string, string> = Object.create(null);
+  const errors: FieldErrors = Object.create(null);
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
     if (values.length > 1) errors[key] = [`${key} given ${values.length} times; join values with commas`];

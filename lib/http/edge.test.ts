@@ -138,3 +138,16 @@ describe("body limits", () => {
     expect(JSON.parse(ok.body)).toEqual({ bytes: API_BODY_LIMIT });
   });
 });
+
+describe("what Next.js would throw on", () => {
+  it("refuses dot segments and a malformed router-state header with a 400", async () => {
+    expect(percentEncodingProblem("/api/v1/incidents/%2e%2e/notes")).toBe('the path has a "." or ".." segment');
+    expect(percentEncodingProblem("/api/v1/clusters/../health")).toBe('the path has a "." or ".." segment');
+    expect(percentEncodingProblem("/catalog/a..b")).toBeNull();
+    const tree = await send("GET", "/nothing", { headers: { rsc: "1", "next-router-state-tree": "[1,2" } });
+    expect(tree.status).toBe(400);
+    expect(tree.body).toBe("the Next-Router-State-Tree header is not a router state Next.js can read\n");
+    const good = await send("GET", "/catalog", { headers: { rsc: "1", "next-router-state-tree": encodeURIComponent('["",{"children":["__PAGE__",{}]},null,null]') } });
+    expect(good.status).toBe(200);
+  });
+});

@@ -1,6 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { bodyLimitOf, declaresBody, readBoundedBody, replayRequest } from "./body-limit";
+import { nextHeaderProblem } from "./next-headers";
 import { percentEncodingProblem } from "./percent";
 import type { RouteSpec } from "./route-table";
 
@@ -60,7 +61,8 @@ export function createEdge(routes: EdgeRoutes, handle: Handle) {
     const method = req.method ?? "GET";
     const target = req.url ?? "/";
     const declared = req.headers["content-length"] === undefined ? undefined : Number(req.headers["content-length"]);
-    const decision = decide(method, target, declared, routes);
+    const header = nextHeaderProblem(req.headers);
+    const decision: Decision = header ? { pass: false, status: 400, error: header } : decide(method, target, declared, routes);
     if (!decision.pass) return reply(req, res, decision);
     if (!declaresBody(req)) return handle(req, res);
     if (expectsContinue) res.writeContinue();

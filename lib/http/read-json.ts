@@ -49,7 +49,7 @@ export async function readJson(request: Request, limit = BODY_LIMIT): Promise<{ 
 
 /** Field errors of a zod failure, by dotted path ("body" for the whole value). */
 export function fieldErrors(error: z.ZodError): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
+  const fields: Record<string, string[]> = Object.create(null); // a key may be "constructor"
   for (const issue of error.issues) {
     const key = issue.path.length ? issue.path.join(".") : "body";
     (fields[key] ??= []).push(issue.message);
