@@ -35,7 +35,7 @@ const hostileString = fc.oneof(
 /** One dynamic segment: a real value, a hostile one (properly encoded), or broken percent-encoding. */
 export function segment(valid: string[]): fc.Arbitrary<string> {
   return fc.oneof(
-    { weight: 3, arbitrary: fc.constantFrom(...valid) },
+    { weight: 10, arbitrary: fc.constantFrom(...valid) },
     { weight: 3, arbitrary: hostileString.map(encodeSegment).filter((s) => s.length > 0) },
     { weight: 2, arbitrary: fc.constantFrom("%zz", "%", "%f", "%ff", "%C3", "%E0%A4%A", "%ED%A0%80", "%c0%af", "a%2Fb", "%00", "..", "%2e%2e", "%F0%9F%92%A9", "%25", "a%") },
     { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...valid), fc.constantFrom("%zz", "%ff", "%", "%0")).map(([v, bad]) => v + bad) },
@@ -53,7 +53,12 @@ const jsonish: fc.Arbitrary<unknown> = fc.oneof(fc.jsonValue({ maxDepth: 4 }), h
 
 /** A body for a route whose valid body has `fields` (each with a few good values): near-valid, random, hostile. */
 export function body(fields: Record<string, unknown[]>, limit: number): fc.Arbitrary<Buffer | undefined> {
-  const near = fc.record(Object.fromEntries(Object.entries(fields).map(([k, good]) => [k, fc.oneof(fc.constantFrom(...good), jsonish)])), { requiredKeys: [] });
+  const value = (good: unknown[]) => fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...good) }, { weight: 1, arbitrary: jsonish });
+  const keys = Object.keys(fields);
+  const near = fc.oneof(
+    { weight: 2, arbitrary: fc.record(Object.fromEntries(keys.map((k) => [k, value(fields[k])]))) },
+    { weight: 1, arbitrary: fc.record(Object.fromEntries(keys.map((k) => [k, value(fields[k])])), { requiredKeys: [] }) },
+  );
   const withExtra = fc.tuple(near, fc.dictionary(fc.string({ maxLength: 6 }), jsonish, { maxKeys: 2 })).map(([a, b]) => ({ ...b, ...a }));
   const json = (v: fc.Arbitrary<unknown>) => v.map((x) => Buffer.from(JSON.stringify(x) ?? "null"));
   const deep = fc.tuple(fc.constantFrom(...Object.keys(fields), "evidence"), fc.integer({ min: 20, max: 4000 }), fc.boolean()).map(([k, depth, arrays]) =>
@@ -73,13 +78,14 @@ export function body(fields: Record<string, unknown[]>, limit: number): fc.Arbit
 const CONTENT_TYPES = ["application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=utf-16", "*/*", "garbage"];
 
 /** Extra headers: content types, Next.js's own request headers with junk, an idempotency key. */
-const optional = <T>(arb: fc.Arbitrary<T>, freq = 4) => fc.option(arb, { freq, nil: undefined });
+/** Present in one request of `oneIn`. */
+const optional = <T>(arb: fc.Arbitrary<T>, oneIn = 4) => fc.oneof({ weight: oneIn - 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
 export const headers: fc.Arbitrary<Record<string, string>> = fc
   .record({
-    "content-type": optional(fc.constantFrom(...CONTENT_TYPES), 1),
+    "content-type": optional(fc.constantFrom(...CONTENT_TYPES), 2),
     accept: optional(fc.constantFrom("application/json", "text/html", "text/event-stream", "*/*"), 2),
-    rsc: optional(fc.constant("1")),
-    "next-router-state-tree": optional(fc.constantFrom("%zz", "[1,2", encodeURIComponent('["",{"children":["__PAGE__",{}]},null,null]'), "x".repeat(2000))),
+    rsc: optional(fc.constant("1"), 12),
+    "next-router-state-tree": optional(fc.constantFrom("%zz", "[1,2", encodeURIComponent('["",{"children":["__PAGE__",{}]},null,null]'), "x".repeat(2000)), 10),
     "next-action": optional(fc.constantFrom("abc", "0".repeat(40)), 8),
     "idempotency-key": optional(fc.oneof(fc.constantFrom("", " ", "k".repeat(300)), fc.string({ maxLength: 20 }).map((s) => s.replace(/[^\x20-\x7e]/g, "?"))), 2),
     "x-forwarded-host": optional(fc.constantFrom("evil.example", "%zz"), 8),

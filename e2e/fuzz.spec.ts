@@ -13,8 +13,8 @@ import { body, headers, METHODS, query, segment, type Input } from "./fuzz-input
 // cluster: no answer may be a 5xx, and the server must be ready afterwards. FAULTLINE_FUZZ_SEED replays a run.
 
 const SEED = Number(process.env.FAULTLINE_FUZZ_SEED ?? 20261123);
-const PER_API_ROUTE = 260;
-const PER_PAGE = 90;
+const PER_API_ROUTE = 300;
+const PER_PAGE = 150;
 const CONCURRENCY = 6;
 const QUERY_KEYS = ["q", "category", "component", "startup", "dataLoss", "kind", "sort", "dir", "cluster", "status", "severity", "limit", "format", "path", "incident", "session"];
 
@@ -42,12 +42,12 @@ test("every route answers thousands of hostile inputs without a 5xx, and the ser
   const session = (await (await request.post(`/api/v1/incidents/${incident}/runbook-sessions`, { data: { actor: "fuzz", runbookId: runbooks[0] } })).json()).session;
   const values: Record<string, string[]> = { id: [...catalog, ...runbooks, incident, "999999", "abc"], component: components, name: ["demo", "nope"], sid: [String(session.id), "1"] };
   const valuesFor = (pattern: string, param: string) =>
-    pattern.startsWith("/api/v1/demo/scenarios") ? [...scenarios.slice(0, 6), "toaster-on-fire"] : pattern.includes("incidents") && param === "id" ? [incident, "999999", "0"] : values[param];
+    pattern.startsWith("/api/v1/demo/scenarios") ? [...scenarios.slice(0, 6), "toaster-on-fire"] : pattern.includes("incidents") && param === "id" ? [incident, incident, incident, "999999", "0"] : values[param];
 
-  const actor = ["fuzz", " ", "x".repeat(101)];
+  const actor = ["fuzz", "ana", "fuzz", " ", "x".repeat(101)];
   const fields: Record<string, Record<string, unknown[]>> = {
     "/api/v1/incidents/[id]/acknowledge": { actor, note: ["seen"] },
-    "/api/v1/incidents/[id]/notes": { actor, text: ["a note", ""] },
+    "/api/v1/incidents/[id]/notes": { actor, text: ["a note", "bao says \u0000 \ud800", ""] },
     "/api/v1/incidents/[id]/resolve": { actor, resolution: ["fixed"] },
     "/api/v1/incidents/[id]/runbook-sessions": { actor, runbookId: runbooks },
     "/api/v1/incidents/[id]/runbook-sessions/[sid]/steps": { actor, node: session.path, answer: ["Yes", "No"], note: ["n"], evidence: [{ out: "Sealed true" }] },
