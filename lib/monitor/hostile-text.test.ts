@@ -48,14 +48,21 @@ describe("text from a hostile cluster", () => {
     const config = parseRulesConfig({ openAfterObservations: 2, openAfterSeconds: 3600 });
     const memo = sim.entry.memo;
     const opened: number[] = [];
+    let health;
     for (let round = 0; round < 3; round++) {
-      const health = await pollUntil(sim.entry, (h) => h.signals.some((s) => s.id === "openbao.sealed" && s.state === "critical") && JSON.stringify(h).includes("by "), "the sealed, hostile round");
+      health = await pollUntil(sim.entry, (h) => h.signals.some((s) => s.id === "openbao.sealed" && s.state === "critical") && JSON.stringify(h).includes("by "), "the sealed, hostile round");
       await persistRound(prisma, health, sim.entry.sources, memo, new Date());
       opened.push(...(await applyRound(prisma, health.name, health.signals, new Date(), config)).opened);
     }
     expect(opened).toHaveLength(1);
+    // The page says the source was cleaned, and what was refused (code points, never the text).
+    expect(health!.sources.find((s) => s.name === "kubeapiserver")?.cleaned).toBe("4 characters replaced (U+0000, U+D800)");
     const incident = (await getIncident(prisma, opened[0]))!;
-    expect(incident.incident).toMatchObject({ status: "open", title: expect.stringContaining("OpenBao sealed") });
+    expect(incident.incident.status).toBe("open");
+    // OpenBao sealed is in it, and the plugin's member shows the hostile detail with U+FFFD where the characters were.
+    const members = await prisma.incidentMember.findMany({ where: { incidentId: opened[0] } });
+    expect(members.map((m) => m.signal)).toContain("openbao.sealed");
+    expect(members.find((m) => m.signal === "kms.plugin.unhealthy")?.detail).toContain("sealed\uFFFD by \uFFFD reporter");
 
     // The signal carrying the report's detail was stored, with the refused characters shown as U+FFFD.
     const states = await prisma.signalState.findMany({ where: { cluster: "demo" } });
