@@ -56,8 +56,12 @@ export async function applyRound(db: Db, cluster: string, signals: Signal[], now
     const failed = new Set<string>();
     const unit = (fingerprints: string[], label: string, work: () => Promise<void>) => inSavepoint(tx, work, (error) => {
       for (const fp of fingerprints) failed.add(fp);
-      refused.push({ unit: label, reason: reasonOf(error) });
-      console.error(`[faultline] incident rules ${cluster}: ${label}: refused: ${reasonOf(error)}`);
+      const reason = reasonOf(error);
+      refused.push({ unit: label, reason });
+      // Once per unit and reason, not every round while it stays refused.
+      const logKey = `${cluster}\u0000${label}`;
+      if (logged.get(logKey) !== reason) console.error(`[faultline] incident rules ${cluster}: ${label}: refused: ${reason}`);
+      logged.set(logKey, reason);
     });
     const previous = await loadRuleState(tx, cluster);
     const incidents = await loadViews(tx, cluster, now, config);
@@ -134,6 +138,8 @@ export async function applyRound(db: Db, cluster: string, signals: Signal[], now
     return outcome;
   });
 }
+
+const logged = new Map<string, string>();
 
 /**
  * Runs one unit of a round under a savepoint; a failure rolls back that unit only. A lost race is not the
