@@ -61,3 +61,20 @@ describe("a unit the database refuses", () => {
     expect(memo.refused.size).toBe(1);
   });
 });
+
+describe("text the rules and storage are handed directly", () => {
+  it("opens and stores a signal whose detail and evidence hold a NUL and a lone surrogate, shown as U+FFFD", async () => {
+    const hostile = { ...signal("openbao.sealed", "openbao", "critical", "sealed\u0000 (503) \ud800"), evidence: { body: "x\u0000y" } };
+    const cfg = parseRulesConfig({ openAfterObservations: 2, openAfterSeconds: 3600 });
+    await applyRound(prisma, "nul", [hostile], at(0), cfg);
+    const { opened } = await applyRound(prisma, "nul", [hostile], at(2), cfg);
+    expect(opened).toHaveLength(1);
+    const [m] = await prisma.incidentMember.findMany({ where: { incidentId: opened[0] } });
+    expect(m.detail).toBe("sealed\uFFFD (503) \uFFFD");
+
+    const memo = newMemo();
+    expect(await persistRound(prisma, { name: "nul", signals: [hostile] } as ClusterHealth, {}, memo, at(0))).toBe(1);
+    const stored = await prisma.signalState.findFirstOrThrow({ where: { cluster: "nul" } });
+    expect([stored.detail, stored.evidence]).toEqual(["sealed\uFFFD (503) \uFFFD", { body: "x\uFFFDy" }]);
+  });
+});
