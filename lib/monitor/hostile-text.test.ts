@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { applyRound } from "@/lib/incidents/apply-round";
@@ -5,6 +6,7 @@ import { parseRulesConfig } from "@/lib/incidents/config";
 import { getIncident } from "@/lib/incidents/queries";
 import { migratedDatabase } from "@/lib/incidents/test-db";
 import { setScenario } from "@/lib/sim/scenarios";
+import { pollOnce } from "./monitor";
 import { pollUntil, startSimMonitor, type SimMonitor } from "@/test/sim-monitor";
 import { persistRound } from "./persist";
 
@@ -73,5 +75,17 @@ describe("text from a hostile cluster", () => {
     // The CR itself was stored as the source's last-known value, condition message included.
     const snapshot = await prisma.sourceSnapshot.findUniqueOrThrow({ where: { cluster_source: { cluster: "demo", source: "kubeapiserver" } } });
     expect(JSON.stringify(snapshot.value)).toContain("All master nodes are ready sealed\uFFFD by \uFFFD reporter");
+  }, 60_000);
+
+  it("shows a signal the database refuses as a problem of that signal on the health it serves, and stores the rest", async () => {
+    // A reporter names a node 8,000 incompressible characters long: no character is wrong, but PostgreSQL's index refuses it.
+    const huge = randomBytes(6000).toString("base64");
+    await patchStatus({ encryptionStatus: { healthReports: [{ nodeName: huge, keyID: "1", status: "Unhealthy", lastCheckedTime: new Date().toISOString(), detail: "plugin down" }] } });
+    const health = await pollUntil(sim.entry, (h) => h.signals.some((s) => s.subject.includes(huge)), "the signal about the huge node");
+    await persistRound(prisma, health, sim.entry.sources, sim.entry.memo, new Date());
+    const after = await pollOnce(sim.entry);
+    expect(after.refused).toEqual([expect.objectContaining({ stage: "store", unit: expect.stringMatching(/…\[clipped\]$/), reason: expect.stringMatching(/index row size/) })]);
+    const others = await prisma.signalState.count({ where: { cluster: "demo", NOT: { subject: { contains: huge } } } });
+    expect(others).toBe(after.signals.filter((s) => !s.subject.includes(huge)).length);
   }, 60_000);
 });
