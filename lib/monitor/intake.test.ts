@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { composeClusterHealth } from "@/lib/health/cluster-health";
+import { SimCluster } from "@/lib/sim/cluster";
 import type { Sources } from "./collect";
 import { intake, newIntakeMemo } from "./intake";
 
@@ -45,5 +47,17 @@ describe("the monitor's intake", () => {
     expect(second.nodes?.value?.[8]).toBe(first.nodes?.value?.[8]);
     expect(second.nodes?.value?.[7]).not.toBe(first.nodes?.value?.[7]);
     expect(memo.notes.get("nodes")).toBe("1 character replaced (U+0000)");
+  });
+
+  it("changes nothing the health model sees in a clean cluster of 5,000 nodes", () => {
+    const cluster = new SimCluster({ nodes: 5_000, intervalMs: 30_000 });
+    const up = (name: string, value: unknown) => ({ name, up: true, lastSuccess: "2026-11-23T00:00:00Z", value });
+    const get = (plural: string) => cluster.object("operator.openshift.io", plural, "cluster");
+    const sources = { kubeapiserver: up("kubeapiserver", get("kubeapiservers")), openshiftapiserver: up("openshiftapiserver", get("openshiftapiservers")), authentication: up("authentication", get("authentications")), nodes: up("nodes", cluster.objects("", "nodes")) } as Sources;
+    const memo = newIntakeMemo();
+    const now = new Date();
+    const compose = (s: Sources) => composeClusterHealth({ name: "big", simulated: true, intervalSeconds: 30, sources: s, now });
+    expect(compose(intake(sources, memo, () => undefined))).toEqual(compose(sources));
+    expect(memo.notes.size).toBe(0);
   });
 });

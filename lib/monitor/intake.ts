@@ -17,14 +17,18 @@ export interface IntakeMemo {
 
 export const newIntakeMemo = (): IntakeMemo => ({ last: new Map(), items: new WeakMap(), notes: new Map() });
 
+// A CR of a 5,000-node cluster holds a condition per node (6,006 items in the simulator's): the default of 2,000
+// items would drop health reports. The client has already parsed the object, so this caps what is stored and shown.
+const LIMITS = { maxItems: 20_000 };
+
 const fresh = (): CleanReport => ({ ...emptyReport(), refused: new Set<string>() });
 
 function cleanOne(value: unknown, memo: IntakeMemo, report: CleanReport): unknown {
-  if (value === null || typeof value !== "object") return cleanValue(value, {}, report);
+  if (value === null || typeof value !== "object") return cleanValue(value, LIMITS, report);
   let seen = memo.items.get(value);
   if (!seen) {
     const own = fresh();
-    seen = { value: cleanValue(value, {}, own), report: own };
+    seen = { value: cleanValue(value, LIMITS, own), report: own };
     memo.items.set(value, seen);
   }
   addReport(report, seen.report);
