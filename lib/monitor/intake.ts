@@ -1,4 +1,4 @@
-import { addReport, cleanText, cleanValue, describeReport, emptyReport, type CleanReport } from "@/lib/text/outside-text";
+import { addReport, cleanText, cleanValue, describeReport, emptyReport, isClean, type CleanReport } from "@/lib/text/outside-text";
 import type { Sources } from "./collect";
 import type { SourceState } from "./sources";
 
@@ -28,7 +28,8 @@ function cleanOne(value: unknown, memo: IntakeMemo, report: CleanReport): unknow
   let seen = memo.items.get(value);
   if (!seen) {
     const own = fresh();
-    seen = { value: cleanValue(value, LIMITS, own), report: own };
+    // Clean input (the usual case) is only read, not copied.
+    seen = { value: isClean(value, LIMITS) ? value : cleanValue(value, LIMITS, own), report: own };
     memo.items.set(value, seen);
   }
   addReport(report, seen.report);

@@ -114,6 +114,46 @@ export function cleanValue(value: unknown, limits: Partial<CleanLimits> = {}, re
   return walk(value, 0);
 }
 
+const REFUSED_ONE = new RegExp(REFUSED.source);
+
+/**
+ * Whether cleanValue would return the value unchanged (no refused character, nothing too long, deep or many):
+ * a read-only walk, so clean input (the usual case) is neither copied nor allocated again.
+ */
+export function isClean(value: unknown, limits: Partial<CleanLimits> = {}): boolean {
+  const l = { ...DEFAULT_LIMITS, ...limits };
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v === "string") {
+      if (v.length > l.maxString || REFUSED_ONE.test(v)) return false;
+      continue;
+    }
+    if (typeof v === "number") {
+      if (!Number.isFinite(v)) return false;
+      continue;
+    }
+    if (v === null || v === undefined || typeof v === "boolean" || v instanceof Date) continue;
+    if (typeof v !== "object") return false;
+    if (depth >= l.maxDepth) return false;
+    if (Array.isArray(v)) {
+      if (v.length > l.maxItems) return false;
+      for (const item of v) {
+        if (item === undefined) return false; // cleanValue writes null there
+        stack.push([item, depth + 1]);
+      }
+      continue;
+    }
+    const keys = Object.keys(v);
+    if (keys.length > l.maxItems) return false;
+    for (const key of keys) {
+      if (key.length > 256 || REFUSED_ONE.test(key)) return false;
+      stack.push([(v as Record<string, unknown>)[key], depth + 1]);
+    }
+  }
+  return true;
+}
+
 /** The nesting depth of a value, counted without recursion (so a hostile 100,000-deep value cannot overflow). */
 export function depthOf(value: unknown, stopAt = Infinity): number {
   let max = 0;
