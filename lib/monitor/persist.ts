@@ -81,14 +81,22 @@ export async function persistRound(db: PrismaClient, health: ClusterHealth, sour
   const changed = health.signals.filter((s) => memo.signals.get(key(s.id, s.subject)) !== s.state);
   // Signals arrive clean from the monitor's intake; cleaning again here keeps any other caller from stopping the round.
   const rows: Row[] = changed.map((s) => ({ signal: s, detail: cleanText(s.detail, 2000), evidence: evidenceJson(cleanValue(s.evidence)) }));
-  // Together in one transaction, but a unit refused before (or a batch that fails) is written alone.
+  // Together in one transaction; a unit refused before is written alone, and a batch that fails is split in
+  // halves until the refused units stand alone (a few dozen writes for one bad signal among 15,000).
+  const write = async (part: Row[]): Promise<void> => {
+    try {
+      await writeSignals(db, health.name, part, memo, now);
+    } catch (error) {
+      if (part.length === 1) return refuse(memo, health.name, key(part[0].signal.id, part[0].signal.subject), unitOf(part[0].signal.id, part[0].signal.subject), error);
+      const half = Math.ceil(part.length / 2);
+      await write(part.slice(0, half));
+      await write(part.slice(half));
+    }
+  };
   const alone = rows.filter((r) => memo.refused.has(key(r.signal.id, r.signal.subject)));
   const batch = rows.filter((r) => !memo.refused.has(key(r.signal.id, r.signal.subject)));
-  if (batch.length > 0) await writeSignals(db, health.name, batch, memo, now).catch(() => alone.push(...batch));
-  for (const row of alone) {
-    const unitKey = key(row.signal.id, row.signal.subject);
-    await writeSignals(db, health.name, [row], memo, now).catch((error: unknown) => refuse(memo, health.name, unitKey, unitOf(row.signal.id, row.signal.subject), error));
-  }
+  if (batch.length > 0) await write(batch);
+  for (const row of alone) await write([row]);
 
   for (const source of Object.values(sources) as SourceState[]) {
     const hash = hashOf(source, memo);
