@@ -131,8 +131,16 @@ export async function applyRound(db: Db, cluster: string, signals: Signal[], now
     // A refused decision keeps its rule memory as it was, so the next round decides it again.
     const kept = changed.filter((f) => !failed.has(f));
     for (const f of failed) if (previous.has(f)) state.set(f, previous.get(f)!);
-    const saved = await inSavepoint(tx, () => saveRuleState(tx, cluster, state, kept, now));
-    if (!saved) for (const f of kept) await unit([f], unitOf(state.get(f)!.signal, state.get(f)!.subject), () => saveRuleState(tx, cluster, state, [f], now));
+    // Saved together; a batch the database refuses is halved until the refused fingerprints stand alone.
+    const save = async (part: string[]): Promise<void> => {
+      const held = state.get(part[0]);
+      if (part.length === 1) return void (await unit(part, held ? unitOf(held.signal, held.subject) : cleanText(part[0], 200), () => saveRuleState(tx, cluster, state, part, now)));
+      if (part.length === 0 || (await inSavepoint(tx, () => saveRuleState(tx, cluster, state, part, now)))) return;
+      const half = Math.ceil(part.length / 2);
+      await save(part.slice(0, half));
+      await save(part.slice(half));
+    };
+    await save(kept);
     for (const id of touched) if (!outcome.resolved.includes(id)) await unit([], `incident ${id}: suspects`, () => refreshSuspects(tx, id, now));
     if (refused.length > 0) outcome.refused = refused;
     return outcome;
