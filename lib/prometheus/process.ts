@@ -72,7 +72,7 @@ async function launch(binary: string, configFile: string, dataDir: string, port:
   ];
   // Nothing of the server's environment (DATABASE_URL holds the database password): the binary's path is
   // absolute, its paths are flags, and it logs in UTC without TZ.
-  const child = spawn(binary, args, { stdio: ["ignore", "ignore", "pipe"], env: CHILD_ENV });
+  const child = spawn(binary, args, { stdio: ["ignore", "ignore", "pipe"], env: { ...CHILD_ENV } as NodeJS.ProcessEnv });
   const log: string[] = [];
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
     log.push(...chunk.split("\n").filter(Boolean));
