@@ -59,6 +59,9 @@ describe("a unit the database refuses", () => {
     // Next round only the refused one is tried again, alone.
     expect(await persistRound(prisma, health, sources, memo, at(1))).toBe(0);
     expect(memo.refused.size).toBe(1);
+    // Once the signal is gone from the round, it is no longer shown as refused.
+    await persistRound(prisma, { ...health, signals: round().slice(0, 1) }, sources, memo, at(2));
+    expect(memo.refused.size).toBe(0);
   });
 });
 

@@ -78,6 +78,9 @@ function refuse(memo: PersistMemo, cluster: string, unitKey: string, unit: strin
 
 /** Writes what changed since the last round; returns how many signal transitions were recorded. */
 export async function persistRound(db: PrismaClient, health: ClusterHealth, sources: Sources, memo: PersistMemo, now: Date): Promise<number> {
+  // A refused signal that is gone from the round (or a source no longer read) is no longer a problem to show.
+  const present = new Set([...health.signals.map((s) => key(s.id, s.subject)), ...Object.keys(sources).map((name) => `source\u0000${name}`)]);
+  for (const unitKey of memo.refused.keys()) if (!present.has(unitKey)) memo.refused.delete(unitKey);
   const changed = health.signals.filter((s) => memo.signals.get(key(s.id, s.subject)) !== s.state);
   // Signals arrive clean from the monitor's intake; cleaning again here keeps any other caller from stopping the round.
   const rows: Row[] = changed.map((s) => ({ signal: s, detail: cleanText(s.detail, 2000), evidence: evidenceJson(cleanValue(s.evidence)) }));
