@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { SimCluster } from "./cluster";
 import { ApiFaults } from "./faults";
@@ -7,8 +8,9 @@ import { matchResourcePath, serveDiscovery, serveResource } from "./kube-api";
 import { renderApiserverMetrics, renderBeaconHealth, renderKmsProviders, renderOpenBaoHealth, renderPluginMetrics, renderReadyz, renderTransitKey } from "./render-endpoints";
 import { listScenarios, ScenarioError, setScenario } from "./scenarios";
 import { sendJson, sendStatus, sendText } from "./status";
+import { makeServingTls, type ServingTls } from "./tls";
 
-// The simulator's HTTP face on 127.0.0.1: the Kubernetes API, kube-apiserver health and metrics,
+// The simulator's HTTPS face on 127.0.0.1 (its own CA, see tls.ts): the Kubernetes API, kube-apiserver health and metrics,
 // OpenBao's health and Transit endpoints, the KMS plugins' metrics, and a control API for scenarios.
 
 export interface SimServerOptions {
@@ -19,6 +21,8 @@ export interface SimServerOptions {
   readToken?: string;
   /** Token that may also write objects and drive scenarios. */
   adminToken?: string;
+  /** CA and serving certificate; made at the first start unless given. */
+  tls?: ServingTls;
 }
 
 export interface SimEndpoints {
@@ -43,11 +47,13 @@ export class SimServer {
   /** API-level faults (throttling, blackhole, slow answers, expired resumes, reset watches). */
   readonly faults = new ApiFaults(() => this.openWatches);
   private port: number;
+  private tls?: ServingTls;
 
   constructor(private readonly opts: SimServerOptions) {
     this.readToken = opts.readToken ?? randomBytes(24).toString("base64url");
     this.adminToken = opts.adminToken ?? randomBytes(24).toString("base64url");
     this.port = opts.port ?? 0;
+    this.tls = opts.tls;
     opts.cluster.apiServer = this;
   }
 
@@ -60,11 +66,13 @@ export class SimServer {
   }
 
   endpoints(): SimEndpoints {
-    return { url: `http://127.0.0.1:${this.port}`, readToken: this.readToken, adminToken: this.adminToken, openBaoToken: this.openBaoToken };
+    return { url: `https://127.0.0.1:${this.port}`, readToken: this.readToken, adminToken: this.adminToken, openBaoToken: this.openBaoToken, caPem: this.tls?.caPem };
   }
 
   async start(): Promise<SimEndpoints> {
-    this.server = createServer((req, res) => {
+    // The same CA and certificate across stops and restarts, as a restarted API server keeps its own.
+    this.tls ??= makeServingTls(this.cluster.model.name);
+    this.server = createServer({ cert: this.tls.certPem, key: this.tls.keyPem }, (req, res) => {
       this.handle(req, res).catch((error: unknown) => {
         if (!res.headersSent) sendStatus(res, 500, "InternalError", `internal error: ${(error as Error).message}`);
         else res.end();
