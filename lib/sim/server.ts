@@ -4,8 +4,8 @@ import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { SimCluster } from "./cluster";
 import { ApiFaults } from "./faults";
-import { matchResourcePath, serveDiscovery, serveResource } from "./kube-api";
-import { renderApiserverMetrics, renderBeaconHealth, renderKmsProviders, renderOpenBaoHealth, renderPluginMetrics, renderReadyz, renderTransitKey } from "./render-endpoints";
+import { PUBLIC_PATHS, serveApiServer } from "./apiserver";
+import { renderBeaconHealth, renderOpenBaoHealth, renderPluginMetrics, renderTransitKey } from "./render-endpoints";
 import { listScenarios, ScenarioError, setScenario } from "./scenarios";
 import { sendJson, sendStatus, sendText } from "./status";
 import { makeServingTls, type ServingTls } from "./tls";
@@ -16,7 +16,10 @@ import { makeServingTls, type ServingTls } from "./tls";
 export interface SimServerOptions {
   cluster: SimCluster;
   port?: number;
+  /** How often a watch that asked for bookmarks gets one; a real API server: about once a minute. */
   bookmarkIntervalMs?: number;
+  /** --min-request-timeout: a watch without timeoutSeconds lasts a random time between this and twice it (default 1800 s). */
+  minRequestTimeoutSeconds?: number;
   /** Read-only token for Faultline; random unless given. */
   readToken?: string;
   /** Token that may also write objects and drive scenarios. */
@@ -177,38 +180,22 @@ export class SimServer {
     // authentication, throttling after it, as API Priority and Fairness runs after authentication).
     const fault = this.faults.current;
     if (fault && fault.kind !== "throttle" && (await this.faults.intercept(res, req.socket))) return;
-    if (!role) return sendStatus(res, 401, "Unauthorized", "Unauthorized");
+    // Health and version are open to anyone, as the default RBAC's system:public-info-viewer allows.
+    const isPublic = PUBLIC_PATHS.has(path) || /^\/kube-apiserver\/[^/]+\/(healthz|livez|readyz)$/.test(path);
+    if (!role && !isPublic) return sendStatus(res, 401, "Unauthorized", "Unauthorized");
     if (fault?.kind === "throttle" && (await this.faults.intercept(res, req.socket))) return;
-    const instance = /^\/kube-apiserver\/([^/]+)(\/.*)$/.exec(path);
-    const nodeName = instance?.[1] ?? cluster.model.nodes[0].name;
-    const subPath = instance?.[2] ?? path;
-    const node = cluster.model.nodes.find((n) => n.name === nodeName);
-    if (instance && !node) return sendStatus(res, 404, "NotFound", `no kube-apiserver on node "${nodeName}"`);
-    if (subPath === "/healthz/kms-providers" || subPath === "/readyz/kms-providers") {
-      const r = renderKmsProviders(cluster.model, node!, cluster.tick);
-      return sendText(res, r.status, r.body);
-    }
-    if (subPath === "/livez/kms-providers") return sendText(res, 404, "404 page not found\n");
-    if (subPath === "/readyz" || subPath === "/healthz") {
-      const r = renderReadyz(cluster.model, node!, cluster.tick, url.searchParams.has("verbose"), subPath === "/readyz" ? "readyz" : "healthz");
-      return sendText(res, r.status, r.body);
-    }
-    if (subPath === "/metrics") return sendText(res, 200, await renderApiserverMetrics(cluster.model, node!, now), "text/plain; version=0.0.4; charset=utf-8");
-    if (path === "/version") return sendJson(res, 200, { major: "1", minor: "35", gitVersion: "v1.35.3", platform: "linux/amd64" });
-    if (serveDiscovery(path, res, `127.0.0.1:${this.port}`)) return;
-    const route = matchResourcePath(path);
-    if (route && route !== "discovery") {
-      return serveResource(route, req, res, url, {
-        store: cluster.store,
-        bookmarkIntervalMs: this.opts.bookmarkIntervalMs ?? 60_000,
-        canWrite: () => role === "admin",
-        serverAddress: () => `127.0.0.1:${this.port}`,
-        openWatches: this.openWatches,
-        stalled: () => this.watchesStalled || this.faults.silent,
-        expiresResume: (rv) => this.faults.expiresResume(rv),
-      });
-    }
-    sendStatus(res, 404, "NotFound", "the server could not find the requested resource");
+    return serveApiServer(req, res, url, {
+      cluster,
+      serverAddress: `127.0.0.1:${this.port}`,
+      store: cluster.store,
+      bookmarkIntervalMs: this.opts.bookmarkIntervalMs ?? 60_000,
+      minRequestTimeoutSeconds: this.opts.minRequestTimeoutSeconds ?? 1800,
+      canWrite: () => role === "admin",
+      openWatches: this.openWatches,
+      stalled: () => this.watchesStalled || this.faults.silent,
+      expiresResume: (rv) => this.faults.expiresResume(rv),
+      now: () => cluster.now(),
+    });
   }
 
   private async control(req: IncomingMessage, res: ServerResponse, url: URL, role: "admin" | "read"): Promise<void> {
