@@ -149,9 +149,7 @@ export class ObjectStore {
     const next = change(structuredClone(existing.object));
     const meta = next.metadata as JsonObject | undefined;
     if (!isObject(meta) || meta.name !== name) throw new StoreError(400, "BadRequest", `the name of the object (${String(meta?.name)}) does not match the name on the URL (${name})`);
-    // Through /status only the status changes, as the real status subresource strategy keeps the rest.
-    if (opts.subresource === "status") for (const k of Object.keys(next)) if (k !== "status") delete next[k];
-    if (opts.subresource === "status") Object.assign(next, { ...before, status: next.status });
+    keepOtherSide(next, before, opts.subresource);
     const owners = new Map([...existing.owners].map(([m, o]) => [m, { ...o, paths: new Set(o.paths) }]));
     const strip = (o: JsonObject) => ({ ...o, metadata: { ...(o.metadata as JsonObject), managedFields: null, resourceVersion: null } });
     const roots = Object.keys(next).filter((k) => !["apiVersion", "kind", "metadata"].includes(k)).concat(["metadata.labels", "metadata.annotations"]);
@@ -183,7 +181,9 @@ export class ObjectStore {
     // path -> managers owning it, so each apply costs its own fields, not the number of managers.
     const index = new Map<string, Set<string>>();
     for (const [manager, own] of owners) for (const path of own.paths) (index.get(path) ?? index.set(path, new Set()).get(path)!).add(manager);
+    const before = existing ? structuredClone(existing.object) : undefined;
     for (const { body, opts } of items) this.applyInto(type, current, owners, index, body, opts);
+    if (before) keepOtherSide(current, before, items[0]?.opts.subresource);
     validate(type, current);
     return this.commit(type, current, existing, owners, items.every((i) => i.opts.dryRun));
   }
@@ -272,6 +272,19 @@ export class ObjectStore {
     this.rv += 100_000;
     this.compactAll();
   }
+}
+
+/**
+ * The status subresource's strategy: a write to the main resource leaves status as it was, a write to
+ * /status changes nothing but status (every kind served here has one).
+ */
+function keepOtherSide(next: JsonObject, before: JsonObject, subresource: "status" | undefined): void {
+  if (subresource === "status") {
+    for (const k of Object.keys(next)) if (k !== "status") delete next[k];
+    Object.assign(next, { ...before, status: next.status });
+    if (next.status === undefined) delete next.status;
+  } else if (before.status === undefined) delete next.status;
+  else next.status = before.status;
 }
 
 function managedFields(owners: Map<string, Ownership>): Json[] {
