@@ -7,7 +7,8 @@ import { startSimulatedCluster, type RunningSim } from "@/lib/sim/runtime";
 // Kept on globalThis: instrumentation starts it, route handlers (another bundle) drive it.
 
 const KEY = Symbol.for("faultline.demo");
-export const DEMO_BOOKMARK_SECONDS = 5;
+/** A real API server's bookmark cadence (about once a minute): Faultline's watches meet the real one here. */
+export const DEMO_BOOKMARK_SECONDS = 60;
 type Store = Record<symbol, Promise<RunningSim> | undefined>;
 
 export function startDemoCluster(): Promise<RunningSim> | undefined {
@@ -18,9 +19,9 @@ export function startDemoCluster(): Promise<RunningSim> | undefined {
     name: "demo",
     nodes: env.FAULTLINE_DEMO_NODES,
     intervalMs: env.FAULTLINE_DEMO_INTERVAL_SECONDS * 1000,
-    // Bookmarks more often than a real API server's minute, so the watchdog's bound can be short.
     bookmarkIntervalMs: DEMO_BOOKMARK_SECONDS * 1000,
-    dir: path.join(env.FAULTLINE_DATA_DIR, "demo"),
+    // Absolute, so the kubectl command the Game day page prints works from any directory.
+    dir: path.resolve(env.FAULTLINE_DATA_DIR, "demo"),
   });
   return store[KEY];
 }
