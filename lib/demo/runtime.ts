@@ -7,8 +7,6 @@ import { startSimulatedCluster, type RunningSim } from "@/lib/sim/runtime";
 // Kept on globalThis: instrumentation starts it, route handlers (another bundle) drive it.
 
 const KEY = Symbol.for("faultline.demo");
-/** A real API server's bookmark cadence (about once a minute): Faultline's watches meet the real one here. */
-export const DEMO_BOOKMARK_SECONDS = 60;
 type Store = Record<symbol, Promise<RunningSim> | undefined>;
 
 export function startDemoCluster(): Promise<RunningSim> | undefined {
@@ -19,7 +17,8 @@ export function startDemoCluster(): Promise<RunningSim> | undefined {
     name: "demo",
     nodes: env.FAULTLINE_DEMO_NODES,
     intervalMs: env.FAULTLINE_DEMO_INTERVAL_SECONDS * 1000,
-    bookmarkIntervalMs: DEMO_BOOKMARK_SECONDS * 1000,
+    // A real API server's cadence (about once a minute) unless FAULTLINE_DEMO_BOOKMARK_SECONDS says otherwise.
+    bookmarkIntervalMs: env.FAULTLINE_DEMO_BOOKMARK_SECONDS * 1000,
     // Absolute, so the kubectl command the Game day page prints works from any directory.
     dir: path.resolve(env.FAULTLINE_DATA_DIR, "demo"),
   });
@@ -30,6 +29,11 @@ export async function getDemoCluster(): Promise<{ cluster: SimCluster; sim: Runn
   const pending = (globalThis as unknown as Store)[KEY];
   const sim = await pending?.catch(() => undefined);
   return sim ? { cluster: sim.server.cluster, sim } : undefined;
+}
+
+/** The demo API server's bookmark interval in seconds (the monitor's stall bound follows it). */
+export function demoBookmarkSeconds(): number {
+  return loadEnv().FAULTLINE_DEMO_BOOKMARK_SECONDS;
 }
 
 export function isDemoEnabled(): boolean {
