@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { shot } from "./helpers";
@@ -17,6 +18,7 @@ function sh(command: string): Promise<{ code: number; stdout: string; stderr: st
 }
 
 test("the kubectl commands on the Game day page work as printed", async ({ page, request }) => {
+  expect(existsSync(KUBECTL), `Debian's kubectl is missing at ${KUBECTL}: npm test unpacks it (apt-get download kubernetes-client)`).toBe(true);
   await page.goto("/game-day");
   const commands = await page.getByTestId("kubectl-command").locator("code").allTextContents();
   const [list, watch] = commands.filter((c) => c.startsWith("KUBECONFIG="));
