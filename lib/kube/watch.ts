@@ -1,6 +1,7 @@
 import "server-only";
-import * as k8s from "@kubernetes/client-node";
 import { getJson, KubeHttpError, type KubeAccess } from "./client";
+import { throttleDelayMs, throttleOf } from "./http-error";
+import { openWatch, type WatchStream } from "./watch-stream";
 
 // A LIST then WATCH of one resource collection (or one named object in it), kept in memory: an
 // informer written for what the monitor needs. It asks for bookmarks, relists on 410 Gone, reconnects
@@ -8,6 +9,8 @@ import { getJson, KubeHttpError, type KubeAccess } from "./client";
 // bookmark within a bound), a failure mode of long-lived watches that raises no error of its own.
 // Its up/down state follows the same rules as every other source: a single dropped connection that
 // reconnects at once is not an outage; a second failure in a row is, and "down since" is the first.
+// A WATCH the server accepted is up at once (quiet resources get a bookmark only once a minute), and
+// throttling (429, or 503 with Retry-After) is not an outage: it is shown as such and waits Retry-After.
 
 export interface WatchSpec {
   /** The collection: /api/v1/nodes, /apis/apps/v1/namespaces/<ns>/deployments, ... */
@@ -35,15 +38,24 @@ export interface WatchState {
   synced: boolean;
   /** The API does not serve this resource type (a 404 on LIST): an answer, not an outage. */
   notServed: boolean;
-  /** The last time the server was heard from (LIST, event or bookmark). */
+  /** The last time the server was heard from (LIST, an accepted WATCH, event or bookmark). */
   lastSuccess?: string;
   downSince?: string;
   lastError?: string;
+  /** The server throttles this source (429, or 503 with Retry-After): since when, and when it is asked again. */
+  throttled?: WatchThrottle;
   resourceVersion?: string;
   lists: number;
   reconnects: number;
   stalls: number;
   expired: number;
+}
+
+export interface WatchThrottle {
+  since: string;
+  status: number;
+  retryAfterSeconds: number;
+  retryAt: string;
 }
 
 type Phase = "idle" | "listing" | "watching" | "waiting";
@@ -61,11 +73,13 @@ export class ResourceWatch {
   private itemsCache?: unknown[];
   private generation = 0;
   private phase: Phase = "idle";
-  private controller?: AbortController;
+  private controller?: WatchStream;
   private retry?: NodeJS.Timeout;
   private watchdog?: NodeJS.Timeout;
   private lastHeard = 0;
   private watchStarted = 0;
+  /** When the current WATCH was accepted (0 while connecting). */
+  private acceptedAt = 0;
   private failures = 0;
   private firstFailureAt?: string;
   private stopped = true;
@@ -160,29 +174,41 @@ export class ResourceWatch {
     this.phase = "watching";
     this.lastHeard = Date.now();
     this.watchStarted = Date.now();
-    const watch = new k8s.Watch(this.access().config);
-    // The client's own inactivity timer (a private field, 30 s) would cut quiet watches between two
-    // bookmarks a minute apart; the watchdog owns silence, so that timer only backs it up.
-    (watch as unknown as { requestTimeoutMs: number }).requestTimeoutMs = this.tuning.stallMs * 2;
+    this.acceptedAt = 0;
     const params: Record<string, string | number | boolean> = { allowWatchBookmarks: true, timeoutSeconds: this.tuning.timeoutSeconds };
     if (this.state.resourceVersion) params.resourceVersion = this.state.resourceVersion;
     if (this.spec.name) params.fieldSelector = `metadata.name=${this.spec.name}`;
     try {
-      const controller = await watch.watch(
+      const stream = await openWatch(
+        this.access(),
         this.spec.path,
         params,
         (type, object) => {
           if (generation === this.generation) this.event(type, object);
         },
-        (error: unknown) => {
+        (error) => {
           if (generation === this.generation && !this.stopped) this.ended(error);
         },
+        Math.min(30_000, this.tuning.stallMs),
       );
-      if (generation !== this.generation) controller.abort();
-      else this.controller = controller;
+      if (generation !== this.generation || this.stopped) return stream.abort();
+      this.controller = stream;
+      this.accepted();
     } catch (error) {
       if (generation === this.generation) this.fail(error, "watch");
     }
+  }
+
+  /** The server accepted the WATCH: it is reachable and serving, which is all "up" means. */
+  private accepted(): void {
+    this.acceptedAt = Date.now();
+    this.lastHeard = Date.now();
+    const wasUp = this.state.up;
+    this.state.up = true;
+    this.state.downSince = undefined;
+    this.state.throttled = undefined;
+    this.state.lastSuccess = this.now().toISOString();
+    if (!wasUp) this.onChange();
   }
 
   private event(type: string, object: unknown): void {
@@ -215,6 +241,7 @@ export class ResourceWatch {
   /** The watch connection closed: the server's timeout (resume at once) or an error (back off). */
   private ended(error: unknown): void {
     this.controller = undefined;
+    if (this.phase !== "watching") return; // an ERROR event already moved on (relist or retry)
     const lived = Date.now() - this.watchStarted;
     if (!error && lived > 1_000) {
       this.state.reconnects++;
@@ -244,10 +271,21 @@ export class ResourceWatch {
     this.state.synced = true;
     this.state.lastSuccess = this.now().toISOString();
     this.state.downSince = undefined;
+    this.state.throttled = undefined;
   }
 
   private fail(error: unknown, phase: "list" | "watch" | "stall"): void {
     if (this.stopped) return;
+    this.controller?.abort();
+    this.controller = undefined;
+    const throttle = throttleOf(error);
+    if (throttle) return this.throttled(error as Error, throttle, phase);
+    // A watch that was accepted and served for a while before it broke starts a fresh count.
+    if (phase === "watch" && this.acceptedAt > 0 && Date.now() - this.acceptedAt > 1_000) {
+      this.failures = 0;
+      this.firstFailureAt = undefined;
+    }
+    this.acceptedAt = 0;
     this.failures++;
     this.firstFailureAt ??= this.now().toISOString();
     const message = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
@@ -258,9 +296,37 @@ export class ResourceWatch {
       this.state.up = false;
       this.state.downSince ??= this.firstFailureAt;
     }
+    if (!this.state.up) this.state.throttled = undefined; // an outage now, not throttling
     if (wasUp !== this.state.up) this.onChange();
     const base = Math.min(this.tuning.backoffMaxMs, this.tuning.backoffInitialMs * 2 ** Math.min(this.failures - 1, 16));
     const delay = phase === "stall" && this.failures === 1 ? 0 : Math.round(base * (0.5 + Math.random() * 0.5));
+    this.retryIn(delay, phase);
+  }
+
+  /**
+   * Throttled: the server answered and asked for a pause. Not a failure toward "down"; the source keeps
+   * its objects and state, says since when it is throttled, and is asked again after Retry-After.
+   */
+  private throttled(error: Error, throttle: { status: number; retryAfterSeconds: number }, phase: "list" | "watch" | "stall"): void {
+    const delay = throttleDelayMs(throttle);
+    const at = this.now();
+    this.state.lastError = redact(error.message);
+    this.state.throttled = {
+      since: this.state.throttled?.since ?? at.toISOString(),
+      status: throttle.status,
+      retryAfterSeconds: throttle.retryAfterSeconds,
+      retryAt: new Date(at.getTime() + delay).toISOString(),
+    };
+    // An answer, even "come back later", shows the server is reachable: an outage before it is over.
+    this.failures = 0;
+    this.firstFailureAt = undefined;
+    this.state.up = true;
+    this.state.downSince = undefined;
+    this.onChange();
+    this.retryIn(delay, phase);
+  }
+
+  private retryIn(delay: number, phase: "list" | "watch" | "stall"): void {
     const generation = ++this.generation;
     this.phase = "waiting";
     if (this.retry) clearTimeout(this.retry);
