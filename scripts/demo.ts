@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     });
     for (const id of (values.scenario ?? "").split(",").filter(Boolean)) {
       try {
-        setScenario(sim.server.cluster, id, true, { node: values.node, variant: values.variant });
+        await setScenario(sim.server.cluster, id, true, { node: values.node, variant: values.variant });
       } catch (error) {
         await sim.server.stop();
         fail((error as Error).message);

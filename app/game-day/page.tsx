@@ -32,7 +32,8 @@ export default async function GameDayPage() {
   const categoryName = new Map<string, string>(CATEGORIES.map((c) => [c.id, c.name]));
   const rows: ScenarioRow[] = listScenarios(demo.cluster).map((s) => {
     const entry = s.catalog ? byId.get(s.catalog) : undefined;
-    return { ...s, catalogTitle: entry?.title, group: entry ? (categoryName.get(entry.category) ?? entry.category) : "Health reporting" };
+    const group = s.api ? "API server faults" : entry ? (categoryName.get(entry.category) ?? entry.category) : "Health reporting";
+    return { ...s, catalogTitle: entry?.title, group };
   });
   const nodes = demo.cluster.model.nodes.filter((n) => !n.name.endsWith("-replacement")).map((n) => n.name);
   const interval = loadEnv().FAULTLINE_DEMO_INTERVAL_SECONDS;

@@ -17,6 +17,8 @@ export interface KubeApiOptions {
   openWatches: Set<ServerResponse>;
   /** While true, open watches go silent (no events, no bookmarks), as a stalled watch does upstream. */
   stalled?: () => boolean;
+  /** Whether a watch resuming from this resourceVersion must get 410 (the expire-on-resume fault). */
+  expiresResume?: (resourceVersion: string) => boolean;
 }
 
 interface Route {
@@ -183,6 +185,7 @@ function serveWatch(route: Route, req: IncomingMessage, res: ServerResponse, url
     const since = Number(rvParam);
     try {
       if (!Number.isInteger(since)) throw new StoreError(400, "BadRequest", `resourceVersion ${rvParam} is not a number`);
+      if (opts.expiresResume?.(rvParam)) throw new StoreError(410, "Expired", `too old resource version: ${since} (${store.resourceVersion})`);
       backlog = store.eventsSince(type, since);
     } catch (error) {
       const e = error as StoreError;

@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { SimCluster } from "./cluster";
+import { ApiFaults } from "./faults";
 import { matchResourcePath, serveDiscovery, serveResource } from "./kube-api";
 import { renderApiserverMetrics, renderBeaconHealth, renderKmsProviders, renderOpenBaoHealth, renderPluginMetrics, renderReadyz, renderTransitKey } from "./render-endpoints";
 import { listScenarios, ScenarioError, setScenario } from "./scenarios";
@@ -25,6 +26,8 @@ export interface SimEndpoints {
   readToken: string;
   adminToken: string;
   openBaoToken: string;
+  /** PEM of the CA that signed the serving certificate (https only). */
+  caPem?: string;
 }
 
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -37,12 +40,15 @@ export class SimServer {
   readonly readToken: string;
   readonly adminToken: string;
   readonly openBaoToken = `s.${randomBytes(12).toString("base64url")}`;
+  /** API-level faults (throttling, blackhole, slow answers, expired resumes, reset watches). */
+  readonly faults = new ApiFaults(() => this.openWatches);
   private port: number;
 
   constructor(private readonly opts: SimServerOptions) {
     this.readToken = opts.readToken ?? randomBytes(24).toString("base64url");
     this.adminToken = opts.adminToken ?? randomBytes(24).toString("base64url");
     this.port = opts.port ?? 0;
+    opts.cluster.apiServer = this;
   }
 
   get running(): boolean {
@@ -74,21 +80,37 @@ export class SimServer {
   }
 
   async stop(): Promise<void> {
-    this.cluster.stop();
-    for (const watch of this.openWatches) watch.destroy();
-    this.openWatches.clear();
-    const server = this.server;
-    this.server = undefined;
+    const server = this.shutDown();
     if (!server) return;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  /** As an API server restart: every watch drops and the watch cache is gone; objects survive. */
+  /**
+   * As an API server restart: every watch drops, and the server comes back on the same port with a new
+   * resourceVersion history (objects survive; any resourceVersion handed out before answers 410 on
+   * resume). Like the real server's graceful shutdown, requests in flight (the control request that
+   * asked for the restart among them) are answered; idle connections are closed.
+   */
   async restart(): Promise<void> {
-    await this.stop();
-    this.cluster.store.compactAll();
+    const server = this.shutDown();
+    if (server) {
+      server.close();
+      server.closeIdleConnections();
+    }
+    this.cluster.store.newHistory();
     await this.start();
+  }
+
+  /** Stops listening and ends watches and blackholed requests; returns the server that was listening. */
+  private shutDown(): Server | undefined {
+    this.cluster.stop();
+    for (const watch of this.openWatches) watch.destroy();
+    this.openWatches.clear();
+    this.faults.dropHeld();
+    const server = this.server;
+    this.server = undefined;
+    return server;
   }
 
   private role(req: IncomingMessage): "admin" | "read" | undefined {
@@ -130,9 +152,25 @@ export class SimServer {
     }
 
     const role = this.role(req);
-    if (!role) return sendStatus(res, 401, "Unauthorized", "Unauthorized");
+    if (path.startsWith("/sim/v1/")) {
+      if (!role) return sendStatus(res, 401, "Unauthorized", "Unauthorized");
+      return this.control(req, res, url, role);
+    }
+    const plugin = /^\/kms-plugins\/([^/]+)\/([^/]+)\/metrics$/.exec(path);
+    if (plugin) {
+      if (!role) return sendStatus(res, 401, "Unauthorized", "Unauthorized");
+      const pluginNode = cluster.model.nodes.find((n) => n.name === plugin[1]);
+      const text = pluginNode ? await renderPluginMetrics(cluster.model, pluginNode, plugin[2], now) : undefined;
+      if (!text) return sendText(res, 404, "404 page not found\n");
+      return sendText(res, 200, text, "text/plain; version=0.0.4; charset=utf-8");
+    }
 
-    if (path.startsWith("/sim/v1/")) return this.control(req, res, url, role);
+    // Everything below is the kube-apiserver: API faults strike here (a blackhole and slowness before
+    // authentication, throttling after it, as API Priority and Fairness runs after authentication).
+    const fault = this.faults.current;
+    if (fault && fault.kind !== "throttle" && (await this.faults.intercept(res, req.socket))) return;
+    if (!role) return sendStatus(res, 401, "Unauthorized", "Unauthorized");
+    if (fault?.kind === "throttle" && (await this.faults.intercept(res, req.socket))) return;
     const instance = /^\/kube-apiserver\/([^/]+)(\/.*)$/.exec(path);
     const nodeName = instance?.[1] ?? cluster.model.nodes[0].name;
     const subPath = instance?.[2] ?? path;
@@ -148,13 +186,6 @@ export class SimServer {
       return sendText(res, r.status, r.body);
     }
     if (subPath === "/metrics") return sendText(res, 200, await renderApiserverMetrics(cluster.model, node!, now), "text/plain; version=0.0.4; charset=utf-8");
-    const plugin = /^\/kms-plugins\/([^/]+)\/([^/]+)\/metrics$/.exec(path);
-    if (plugin) {
-      const pluginNode = cluster.model.nodes.find((n) => n.name === plugin[1]);
-      const text = pluginNode ? await renderPluginMetrics(cluster.model, pluginNode, plugin[2], now) : undefined;
-      if (!text) return sendText(res, 404, "404 page not found\n");
-      return sendText(res, 200, text, "text/plain; version=0.0.4; charset=utf-8");
-    }
     if (path === "/version") return sendJson(res, 200, { major: "1", minor: "35", gitVersion: "v1.35.3", platform: "linux/amd64" });
     if (serveDiscovery(path, res, `127.0.0.1:${this.port}`)) return;
     const route = matchResourcePath(path);
@@ -165,7 +196,8 @@ export class SimServer {
         canWrite: () => role === "admin",
         serverAddress: () => `127.0.0.1:${this.port}`,
         openWatches: this.openWatches,
-        stalled: () => this.watchesStalled,
+        stalled: () => this.watchesStalled || this.faults.silent,
+        expiresResume: (rv) => this.faults.expiresResume(rv),
       });
     }
     sendStatus(res, 404, "NotFound", "the server could not find the requested resource");
@@ -180,7 +212,7 @@ export class SimServer {
       try {
         const node = url.searchParams.get("node") ?? undefined;
         const variant = url.searchParams.get("variant") ?? undefined;
-        setScenario(cluster, m[1], req.method === "POST", { node, variant });
+        await setScenario(cluster, m[1], req.method === "POST", { node, variant });
         return sendJson(res, 200, { scenarios: listScenarios(cluster) });
       } catch (error) {
         if (error instanceof ScenarioError) return sendJson(res, error.status, { error: error.message });

@@ -229,6 +229,15 @@ export class ObjectStore {
     this.history.length = 0;
     this.compactedRv = this.rv;
   }
+
+  /**
+   * A new resourceVersion history, as after a restart onto restored storage: objects are kept, the
+   * counter jumps ahead, and every resourceVersion handed out before answers 410 on resume.
+   */
+  newHistory(): void {
+    this.rv += 100_000;
+    this.compactAll();
+  }
 }
 
 function mergeJson(target: Json, patch: Json): Json {
