@@ -2,6 +2,9 @@ import "server-only";
 import { getJson, KubeHttpError, type KubeAccess } from "./client";
 import { throttleDelayMs, throttleOf } from "./http-error";
 import { openWatch, type WatchStream } from "./watch-stream";
+import { DEFAULT_WATCH_TUNING, keyOf, redact, rvOf, type WatchSpec, type WatchState, type WatchTuning } from "./watch-state";
+
+export { DEFAULT_WATCH_TUNING, type WatchSpec, type WatchState, type WatchThrottle, type WatchTuning } from "./watch-state";
 
 // A LIST then WATCH of one resource collection (or one named object in it), kept in memory: an
 // informer written for what the monitor needs. It asks for bookmarks, relists on 410 Gone, reconnects
@@ -12,60 +15,7 @@ import { openWatch, type WatchStream } from "./watch-stream";
 // A WATCH the server accepted is up at once (quiet resources get a bookmark only once a minute), and
 // throttling (429, or 503 with Retry-After) is not an outage: it is shown as such and waits Retry-After.
 
-export interface WatchSpec {
-  /** The collection: /api/v1/nodes, /apis/apps/v1/namespaces/<ns>/deployments, ... */
-  path: string;
-  /** Watch only this object (fieldSelector=metadata.name=<name>). */
-  name?: string;
-}
-
-export interface WatchTuning {
-  /** No event and no bookmark for this long: the watch is restarted (with a fresh LIST). */
-  stallMs: number;
-  backoffInitialMs: number;
-  backoffMaxMs: number;
-  /** The server closes the watch after this long; it is then resumed from the last resourceVersion. */
-  timeoutSeconds: number;
-  /** While the API does not serve the resource type (404 on LIST), ask again this often. */
-  notServedRetryMs: number;
-}
-
-export const DEFAULT_WATCH_TUNING: WatchTuning = { stallMs: 180_000, backoffInitialMs: 500, backoffMaxMs: 10_000, timeoutSeconds: 300, notServedRetryMs: 60_000 };
-
-export interface WatchState {
-  up: boolean;
-  /** A LIST has succeeded at least once: the cache says something. */
-  synced: boolean;
-  /** The API does not serve this resource type (a 404 on LIST): an answer, not an outage. */
-  notServed: boolean;
-  /** The last time the server was heard from (LIST, an accepted WATCH, event or bookmark). */
-  lastSuccess?: string;
-  downSince?: string;
-  lastError?: string;
-  /** The server throttles this source (429, or 503 with Retry-After): since when, and when it is asked again. */
-  throttled?: WatchThrottle;
-  resourceVersion?: string;
-  lists: number;
-  reconnects: number;
-  stalls: number;
-  expired: number;
-}
-
-export interface WatchThrottle {
-  since: string;
-  status: number;
-  retryAfterSeconds: number;
-  retryAt: string;
-}
-
 type Phase = "idle" | "listing" | "watching" | "waiting";
-
-const keyOf = (object: unknown) => {
-  const meta = (object as { metadata?: { namespace?: string; name?: string } } | null)?.metadata;
-  return meta?.name ? `${meta.namespace ?? ""}/${meta.name}` : undefined;
-};
-const rvOf = (object: unknown) => (object as { metadata?: { resourceVersion?: unknown } } | null)?.metadata?.resourceVersion;
-const redact = (text: string) => text.replace(/Bearer\s+\S+/gi, "Bearer ***").slice(0, 300);
 
 export class ResourceWatch {
   readonly state: WatchState = { up: false, synced: false, notServed: false, lists: 0, reconnects: 0, stalls: 0, expired: 0 };
@@ -81,6 +31,9 @@ export class ResourceWatch {
   /** When the current WATCH was accepted (0 while connecting). */
   private acceptedAt = 0;
   private failures = 0;
+  /** Whether the watch delivered anything since the last LIST, and how many 410s came in a row without. */
+  private heardSinceList = false;
+  private expiredInARow = 0;
   private firstFailureAt?: string;
   private stopped = true;
 
@@ -135,7 +88,8 @@ export class ResourceWatch {
     this.controller?.abort();
     this.phase = "listing";
     try {
-      const list = (await getJson(this.access(), `${this.spec.path}${this.query()}`)) as { items?: unknown; metadata?: { resourceVersion?: unknown } };
+      // "No byte for this long" bounds a LIST as the stall bound bounds a watch (a blackholed connection).
+      const list = (await getJson(this.access(), `${this.spec.path}${this.query()}`, Math.min(30_000, this.tuning.stallMs))) as { items?: unknown; metadata?: { resourceVersion?: unknown } };
       if (generation !== this.generation) return;
       if (!Array.isArray(list?.items)) throw new Error(`LIST ${this.spec.path}: the answer has no items array`);
       this.objects.clear();
@@ -145,6 +99,7 @@ export class ResourceWatch {
         if (key) this.objects.set(key, item);
       }
       this.state.resourceVersion = typeof list.metadata?.resourceVersion === "string" ? list.metadata.resourceVersion : undefined;
+      this.heardSinceList = false;
       this.state.lists++;
       this.state.notServed = false;
       this.heard();
@@ -216,10 +171,15 @@ export class ResourceWatch {
     if (type === "ERROR") {
       const status = object as { code?: unknown; message?: unknown } | null;
       if (status?.code === 410) {
-        // Our resourceVersion is older than the server's history: start again from a fresh LIST.
+        // Our resourceVersion is older than the server's history: start again from a fresh LIST. A 410
+        // again straight after that LIST (nothing heard between) would loop, so the second one backs off.
         this.state.expired++;
         this.state.resourceVersion = undefined;
-        void this.relist();
+        this.controller?.abort();
+        this.controller = undefined;
+        this.expiredInARow = this.heardSinceList ? 1 : this.expiredInARow + 1;
+        const n = this.expiredInARow - 1;
+        this.retryIn(n === 0 ? 0 : Math.round(this.backoffMs(n) * (0.5 + Math.random() * 0.5)), "list");
         return;
       }
       this.fail(new Error(`watch ${this.spec.path}: ${typeof status?.message === "string" ? status.message : "error event"}`), "watch");
@@ -227,6 +187,7 @@ export class ResourceWatch {
     }
     const rv = rvOf(object);
     if (typeof rv === "string" && rv) this.state.resourceVersion = rv;
+    this.heardSinceList = true;
     this.heard();
     if (type === "BOOKMARK") return;
     const key = keyOf(object);
@@ -298,7 +259,7 @@ export class ResourceWatch {
     }
     if (!this.state.up) this.state.throttled = undefined; // an outage now, not throttling
     if (wasUp !== this.state.up) this.onChange();
-    const base = Math.min(this.tuning.backoffMaxMs, this.tuning.backoffInitialMs * 2 ** Math.min(this.failures - 1, 16));
+    const base = this.backoffMs(this.failures - 1);
     const delay = phase === "stall" && this.failures === 1 ? 0 : Math.round(base * (0.5 + Math.random() * 0.5));
     this.retryIn(delay, phase);
   }
@@ -324,6 +285,10 @@ export class ResourceWatch {
     this.state.downSince = undefined;
     this.onChange();
     this.retryIn(delay, phase);
+  }
+
+  private backoffMs(step: number): number {
+    return Math.min(this.tuning.backoffMaxMs, this.tuning.backoffInitialMs * 2 ** Math.min(step, 16));
   }
 
   private retryIn(delay: number, phase: "list" | "watch" | "stall"): void {
