@@ -17,7 +17,7 @@ export interface ClusterHealth {
   simulated: boolean;
   checkedAt: string;
   intervalSeconds: number;
-  sources: { name: string; up: boolean; lastSuccess?: string; downSince?: string; lastError?: string; watch?: SourceState["watch"] }[];
+  sources: { name: string; up: boolean; lastSuccess?: string; downSince?: string; lastError?: string; watch?: SourceState["watch"]; throttled?: SourceState["throttled"] }[];
   /** The kube-apiserver's node x plugin matrix (kubeapiservers CR): the one that blocks API-server start-up. */
   matrix?: KmsMatrix;
   /**
@@ -121,7 +121,7 @@ export function composeClusterHealth(input: { name: string; simulated: boolean; 
     simulated: input.simulated,
     checkedAt: now.toISOString(),
     intervalSeconds: input.intervalSeconds,
-    sources: Object.values(sources).map((s) => ({ name: s!.name, up: s!.up, lastSuccess: s!.lastSuccess, downSince: s!.downSince, lastError: s!.lastError, ...(s!.watch ? { watch: s!.watch } : {}) })),
+    sources: Object.values(sources).map((s) => ({ name: s!.name, up: s!.up, lastSuccess: s!.lastSuccess, downSince: s!.downSince, lastError: s!.lastError, ...(s!.watch ? { watch: s!.watch } : {}), ...(s!.throttled ? { throttled: s!.throttled } : {}) })),
     matrix,
     serverMatrices,
     reasons,

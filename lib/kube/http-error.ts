@@ -52,7 +52,7 @@ export function parseRetryAfter(header: string | string[] | undefined, statusBod
   if (typeof value === "string" && value.trim() !== "") {
     const text = value.trim();
     if (/^\d{1,10}$/.test(text)) return Number(text);
-    const date = text.length <= 64 ? Date.parse(text) : NaN;
+    const date = text.length <= 64 && /^[A-Za-z]{3},/.test(text) ? Date.parse(text) : NaN; // IMF-fixdate only
     if (Number.isFinite(date)) return Math.max(0, Math.ceil((date - now) / 1000));
   }
   const details = (statusBody as { details?: { retryAfterSeconds?: unknown } } | null | undefined)?.details;
