@@ -12,7 +12,7 @@ import { pollOnce } from "./monitor";
 // server throttles, and how soon quiet sources are up again after an outage.
 
 let sim: SimMonitor;
-let requests: { at: number; url: string }[] = [];
+const requests: { at: number; url: string }[] = [];
 const listen = () => (sim.server as unknown as { server: Server }).server.on("request", (req: IncomingMessage) => requests.push({ at: Date.now(), url: req.url ?? "" }));
 
 beforeAll(async () => {
