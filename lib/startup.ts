@@ -62,8 +62,8 @@ export async function startServerProcess(): Promise<void> {
           inCluster: false,
           intervalSeconds: env.FAULTLINE_DEMO_INTERVAL_SECONDS,
           watchStallSeconds: DEMO_BOOKMARK_SECONDS * 4,
-          openbao: { address: demo.endpoints.url, transitKey: "k8s-kek" },
-          beacon: { healthUrl: `${demo.endpoints.url}/beacon/healthz` },
+          openbao: { address: demo.endpoints.url, caFile: demo.caFile, transitKey: "k8s-kek" },
+          beacon: { healthUrl: `${demo.endpoints.url}/beacon/healthz`, caFile: demo.caFile },
           ...("url" in prometheus ? { prometheus: { url: prometheus.url } } : {}),
         },
         openBaoToken: demo.endpoints.openBaoToken,
@@ -86,6 +86,7 @@ async function startDemoMetrics(demo: RunningSim): Promise<{ url: string } | { u
     const started = await startDemoPrometheus({
       dataDir: path.join(env.FAULTLINE_DATA_DIR, "prometheus"),
       simAddress: demo.endpoints.url,
+      caPem: demo.endpoints.caPem,
       token: demo.endpoints.readToken,
       targets: { nodes: nodes.map((n) => n.name), plugins: nodes.flatMap((n) => n.plugins.map((p) => ({ node: n.name, keyID: p.keyID }))) },
       scrapeIntervalSeconds: 5,

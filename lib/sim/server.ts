@@ -1,24 +1,31 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { SimCluster } from "./cluster";
 import { ApiFaults } from "./faults";
-import { matchResourcePath, serveDiscovery, serveResource } from "./kube-api";
-import { renderApiserverMetrics, renderBeaconHealth, renderKmsProviders, renderOpenBaoHealth, renderPluginMetrics, renderReadyz, renderTransitKey } from "./render-endpoints";
+import { PUBLIC_PATHS, serveApiServer } from "./apiserver";
+import { renderBeaconHealth, renderOpenBaoHealth, renderPluginMetrics, renderTransitKey } from "./render-endpoints";
 import { listScenarios, ScenarioError, setScenario } from "./scenarios";
 import { sendJson, sendStatus, sendText } from "./status";
+import { makeServingTls, type ServingTls } from "./tls";
 
-// The simulator's HTTP face on 127.0.0.1: the Kubernetes API, kube-apiserver health and metrics,
+// The simulator's HTTPS face on 127.0.0.1 (its own CA, see tls.ts): the Kubernetes API, kube-apiserver health and metrics,
 // OpenBao's health and Transit endpoints, the KMS plugins' metrics, and a control API for scenarios.
 
 export interface SimServerOptions {
   cluster: SimCluster;
   port?: number;
+  /** How often a watch that asked for bookmarks gets one; a real API server: about once a minute. */
   bookmarkIntervalMs?: number;
+  /** --min-request-timeout: a watch without timeoutSeconds lasts a random time between this and twice it (default 1800 s). */
+  minRequestTimeoutSeconds?: number;
   /** Read-only token for Faultline; random unless given. */
   readToken?: string;
   /** Token that may also write objects and drive scenarios. */
   adminToken?: string;
+  /** CA and serving certificate; made at the first start unless given. */
+  tls?: ServingTls;
 }
 
 export interface SimEndpoints {
@@ -43,11 +50,13 @@ export class SimServer {
   /** API-level faults (throttling, blackhole, slow answers, expired resumes, reset watches). */
   readonly faults = new ApiFaults(() => this.openWatches);
   private port: number;
+  private tls?: ServingTls;
 
   constructor(private readonly opts: SimServerOptions) {
     this.readToken = opts.readToken ?? randomBytes(24).toString("base64url");
     this.adminToken = opts.adminToken ?? randomBytes(24).toString("base64url");
     this.port = opts.port ?? 0;
+    this.tls = opts.tls;
     opts.cluster.apiServer = this;
   }
 
@@ -60,11 +69,13 @@ export class SimServer {
   }
 
   endpoints(): SimEndpoints {
-    return { url: `http://127.0.0.1:${this.port}`, readToken: this.readToken, adminToken: this.adminToken, openBaoToken: this.openBaoToken };
+    return { url: `https://127.0.0.1:${this.port}`, readToken: this.readToken, adminToken: this.adminToken, openBaoToken: this.openBaoToken, caPem: this.tls?.caPem };
   }
 
   async start(): Promise<SimEndpoints> {
-    this.server = createServer((req, res) => {
+    // The same CA and certificate across stops and restarts, as a restarted API server keeps its own.
+    this.tls ??= makeServingTls(this.cluster.model.name);
+    this.server = createServer({ cert: this.tls.certPem, key: this.tls.keyPem }, (req, res) => {
       this.handle(req, res).catch((error: unknown) => {
         if (!res.headersSent) sendStatus(res, 500, "InternalError", `internal error: ${(error as Error).message}`);
         else res.end();
@@ -169,38 +180,22 @@ export class SimServer {
     // authentication, throttling after it, as API Priority and Fairness runs after authentication).
     const fault = this.faults.current;
     if (fault && fault.kind !== "throttle" && (await this.faults.intercept(res, req.socket))) return;
-    if (!role) return sendStatus(res, 401, "Unauthorized", "Unauthorized");
+    // Health and version are open to anyone, as the default RBAC's system:public-info-viewer allows.
+    const isPublic = PUBLIC_PATHS.has(path) || /^\/kube-apiserver\/[^/]+\/(healthz|livez|readyz)$/.test(path);
+    if (!role && !isPublic) return sendStatus(res, 401, "Unauthorized", "Unauthorized");
     if (fault?.kind === "throttle" && (await this.faults.intercept(res, req.socket))) return;
-    const instance = /^\/kube-apiserver\/([^/]+)(\/.*)$/.exec(path);
-    const nodeName = instance?.[1] ?? cluster.model.nodes[0].name;
-    const subPath = instance?.[2] ?? path;
-    const node = cluster.model.nodes.find((n) => n.name === nodeName);
-    if (instance && !node) return sendStatus(res, 404, "NotFound", `no kube-apiserver on node "${nodeName}"`);
-    if (subPath === "/healthz/kms-providers" || subPath === "/readyz/kms-providers") {
-      const r = renderKmsProviders(cluster.model, node!, cluster.tick);
-      return sendText(res, r.status, r.body);
-    }
-    if (subPath === "/livez/kms-providers") return sendText(res, 404, "404 page not found\n");
-    if (subPath === "/readyz" || subPath === "/healthz") {
-      const r = renderReadyz(cluster.model, node!, cluster.tick, url.searchParams.has("verbose"), subPath === "/readyz" ? "readyz" : "healthz");
-      return sendText(res, r.status, r.body);
-    }
-    if (subPath === "/metrics") return sendText(res, 200, await renderApiserverMetrics(cluster.model, node!, now), "text/plain; version=0.0.4; charset=utf-8");
-    if (path === "/version") return sendJson(res, 200, { major: "1", minor: "35", gitVersion: "v1.35.3", platform: "linux/amd64" });
-    if (serveDiscovery(path, res, `127.0.0.1:${this.port}`)) return;
-    const route = matchResourcePath(path);
-    if (route && route !== "discovery") {
-      return serveResource(route, req, res, url, {
-        store: cluster.store,
-        bookmarkIntervalMs: this.opts.bookmarkIntervalMs ?? 60_000,
-        canWrite: () => role === "admin",
-        serverAddress: () => `127.0.0.1:${this.port}`,
-        openWatches: this.openWatches,
-        stalled: () => this.watchesStalled || this.faults.silent,
-        expiresResume: (rv) => this.faults.expiresResume(rv),
-      });
-    }
-    sendStatus(res, 404, "NotFound", "the server could not find the requested resource");
+    return serveApiServer(req, res, url, {
+      cluster,
+      serverAddress: `127.0.0.1:${this.port}`,
+      store: cluster.store,
+      bookmarkIntervalMs: this.opts.bookmarkIntervalMs ?? 60_000,
+      minRequestTimeoutSeconds: this.opts.minRequestTimeoutSeconds ?? 1800,
+      canWrite: () => role === "admin",
+      openWatches: this.openWatches,
+      stalled: () => this.watchesStalled || this.faults.silent,
+      expiresResume: (rv) => this.faults.expiresResume(rv),
+      now: () => cluster.now(),
+    });
   }
 
   private async control(req: IncomingMessage, res: ServerResponse, url: URL, role: "admin" | "read"): Promise<void> {
