@@ -40,7 +40,9 @@ async function startRig(stallSeconds: number): Promise<Rig> {
   const dir = mkdtempSync(path.join(tmpdir(), "faultline-bench-faults-"));
   const kubeconfig = path.join(dir, "bench.kubeconfig");
   writeFileSync(kubeconfig, kubeconfigFor("bench", endpoints));
-  const cluster = ClusterConfig.parse({ name: "bench", kubeconfig, watchStallSeconds: stallSeconds, openbao: { address: endpoints.url, transitKey: "k8s-kek" }, beacon: { healthUrl: `${endpoints.url}/beacon/healthz` } });
+  const caFile = path.join(dir, "bench-ca.crt"); // OpenBao and the bridge share the simulator's TLS port and CA
+  writeFileSync(caFile, endpoints.caPem ?? "");
+  const cluster = ClusterConfig.parse({ name: "bench", kubeconfig, watchStallSeconds: stallSeconds, openbao: { address: endpoints.url, caFile, transitKey: "k8s-kek" }, beacon: { healthUrl: `${endpoints.url}/beacon/healthz`, caFile } });
   const entry: Monitored = { target: { cluster, openBaoToken: endpoints.openBaoToken }, simulated: true, sources: {}, memo: newMemo(), role: "alone" };
   let running = true;
   // The monitor's round loop (startMonitor's, without the database): rounds never overlap.
