@@ -23,6 +23,7 @@ const STALL_SECONDS = DEFAULT_WATCH_TUNING.stallMs / 1000;
 const BLACKHOLE_STALL_SECONDS = 10;
 const RETRY_AFTER_SECONDS = 5;
 const SLOW_MS = 3000;
+const SETTLE_MS = 3000;
 const NODE = "master-0"; // the API server behind the kubeconfig is master-0's instance
 
 type Health = NonNullable<Monitored["health"]>;
@@ -175,6 +176,7 @@ async function main() {
         rig.server.faults.clear();
         strike(rig, false);
         await until(rig, (h) => allUp(h) && cell(h) === "healthy", "healthy again", 120_000);
+        await sleep(SETTLE_MS); // each try starts from a steady state, not straight after the last reconnect
         process.stdout.write(`${fault.name}: try ${i + 1} ${Math.round(truth - cleared)} ms\n`);
       }
     } finally {
@@ -183,7 +185,7 @@ async function main() {
     rows.push({ fault: fault.name, times });
   }
   console.log(`\nbookmarks every 60 s (simulator default, as real API servers); watch stall bound ${STALL_SECONDS} s (Faultline default) except where named;`);
-  console.log(`rounds every ${POLL_SECONDS} s (FAULTLINE_POLL_SECONDS default); watch backoff ${DEFAULT_WATCH_TUNING.backoffInitialMs} ms doubling to ${DEFAULT_WATCH_TUNING.backoffMaxMs / 1000} s; ${TRIES} tries each`);
+  console.log(`rounds every ${POLL_SECONDS} s (FAULTLINE_POLL_SECONDS default); watch backoff ${DEFAULT_WATCH_TUNING.backoffInitialMs} ms doubling to ${DEFAULT_WATCH_TUNING.backoffMaxMs / 1000} s; ${TRIES} tries each, ${SETTLE_MS / 1000} s apart`);
   console.log("time from the fault clearing until the health shows every source up and the change made during the fault:\n");
   console.log(`| fault | tries | median | max |\n|---|---|---|---|`);
   for (const r of rows) console.log(`| ${r.fault} | ${r.times.length} | ${(median(r.times) / 1000).toFixed(2)} s | ${(Math.max(...r.times) / 1000).toFixed(2)} s |`);

@@ -54,3 +54,39 @@ export const keyOf = (object: unknown) => {
 export const rvOf = (object: unknown) => (object as { metadata?: { resourceVersion?: unknown } } | null)?.metadata?.resourceVersion;
 export const redact = (text: string) => text.replace(/Bearer\s+\S+/gi, "Bearer ***").slice(0, 300);
 
+
+/** The objects as last seen, keyed by namespace/name, in the order the server listed them. */
+export class ObjectCache {
+  private readonly objects = new Map<string, unknown>();
+  private itemsCache?: unknown[];
+
+  replace(items: unknown[]): void {
+    this.objects.clear();
+    this.itemsCache = undefined;
+    for (const item of items) {
+      const key = keyOf(item);
+      if (key) this.objects.set(key, item);
+    }
+  }
+
+  /** Applies a watch event; whether the objects changed (a BOOKMARK or an unknown type changes nothing). */
+  apply(type: string, object: unknown): boolean {
+    const key = keyOf(object);
+    if (!key) return false;
+    if (type === "DELETED") this.objects.delete(key);
+    else if (type === "ADDED" || type === "MODIFIED") this.objects.set(key, object);
+    else return false;
+    this.itemsCache = undefined;
+    return true;
+  }
+
+  /** The same array until something changes, so consumers can tell "unchanged" by reference. */
+  items(): unknown[] {
+    this.itemsCache ??= [...this.objects.values()];
+    return this.itemsCache;
+  }
+
+  first(): unknown {
+    return this.objects.values().next().value ?? null;
+  }
+}

@@ -2,25 +2,22 @@ import "server-only";
 import { getJson, KubeHttpError, type KubeAccess } from "./client";
 import { throttleDelayMs, throttleOf } from "./http-error";
 import { openWatch, type WatchStream } from "./watch-stream";
-import { DEFAULT_WATCH_TUNING, keyOf, redact, rvOf, type WatchSpec, type WatchState, type WatchTuning } from "./watch-state";
+import { DEFAULT_WATCH_TUNING, ObjectCache, redact, rvOf, type WatchSpec, type WatchState, type WatchTuning } from "./watch-state";
 
 export { DEFAULT_WATCH_TUNING, type WatchSpec, type WatchState, type WatchThrottle, type WatchTuning } from "./watch-state";
 
 // A LIST then WATCH of one resource collection (or one named object in it), kept in memory: an
 // informer written for what the monitor needs. It asks for bookmarks, relists on 410 Gone, reconnects
-// with capped, jittered backoff, and a watchdog restarts a watch that has gone silent (no event and no
-// bookmark within a bound), a failure mode of long-lived watches that raises no error of its own.
-// Its up/down state follows the same rules as every other source: a single dropped connection that
-// reconnects at once is not an outage; a second failure in a row is, and "down since" is the first.
-// A WATCH the server accepted is up at once (quiet resources get a bookmark only once a minute), and
-// throttling (429, or 503 with Retry-After) is not an outage: it is shown as such and waits Retry-After.
+// with capped, jittered backoff, and a watchdog restarts a watch gone silent (no event, no bookmark).
+// Up/down as for every source: one dropped connection that reconnects at once is not an outage, a second
+// failure in a row is. A WATCH the server accepted is up at once; throttling (429, or 503 with
+// Retry-After) is not an outage: it is shown as such and the next try waits Retry-After.
 
 type Phase = "idle" | "listing" | "watching" | "waiting";
 
 export class ResourceWatch {
   readonly state: WatchState = { up: false, synced: false, notServed: false, lists: 0, reconnects: 0, stalls: 0, expired: 0 };
-  private readonly objects = new Map<string, unknown>();
-  private itemsCache?: unknown[];
+  private readonly cache = new ObjectCache();
   private generation = 0;
   private phase: Phase = "idle";
   private controller?: WatchStream;
@@ -33,6 +30,8 @@ export class ResourceWatch {
   private failures = 0;
   /** Whether the watch delivered anything since the last LIST, and how many 410s came in a row without. */
   private heardSinceList = false;
+  /** Set while the last failure was the network's (refused, reset, timed out, silent), not an HTTP answer. */
+  private failedOn?: "list" | "watch";
   private expiredInARow = 0;
   private firstFailureAt?: string;
   private stopped = true;
@@ -57,8 +56,7 @@ export class ResourceWatch {
     this.stopped = true;
     this.generation++;
     this.phase = "idle";
-    this.controller?.abort();
-    this.controller = undefined;
+    this.closeStream();
     if (this.retry) clearTimeout(this.retry);
     if (this.watchdog) clearInterval(this.watchdog);
   }
@@ -68,14 +66,13 @@ export class ResourceWatch {
    * same array until something changes, so consumers can tell "unchanged" by reference.
    */
   items(): unknown[] {
-    this.itemsCache ??= [...this.objects.values()];
-    return this.itemsCache;
+    return this.cache.items();
   }
 
   /** The named object, null when it does not exist (or its type is not served), undefined before the first LIST. */
   object(): unknown {
     if (!this.state.synced) return undefined;
-    return this.objects.values().next().value ?? null;
+    return this.cache.first();
   }
 
   private query(): string {
@@ -92,12 +89,7 @@ export class ResourceWatch {
       const list = (await getJson(this.access(), `${this.spec.path}${this.query()}`, Math.min(30_000, this.tuning.stallMs))) as { items?: unknown; metadata?: { resourceVersion?: unknown } };
       if (generation !== this.generation) return;
       if (!Array.isArray(list?.items)) throw new Error(`LIST ${this.spec.path}: the answer has no items array`);
-      this.objects.clear();
-      this.itemsCache = undefined;
-      for (const item of list.items) {
-        const key = keyOf(item);
-        if (key) this.objects.set(key, item);
-      }
+      this.cache.replace(list.items);
       this.state.resourceVersion = typeof list.metadata?.resourceVersion === "string" ? list.metadata.resourceVersion : undefined;
       this.heardSinceList = false;
       this.state.lists++;
@@ -109,8 +101,7 @@ export class ResourceWatch {
       if (generation !== this.generation) return;
       if (error instanceof KubeHttpError && error.code === 404) {
         // The cluster has no such resource type (not OpenShift, or the CRD is not installed yet).
-        this.objects.clear();
-        this.itemsCache = undefined;
+        this.cache.replace([]);
         this.state.notServed = true;
         this.state.lists++;
         this.heard();
@@ -175,8 +166,7 @@ export class ResourceWatch {
         // again straight after that LIST (nothing heard between) would loop, so the second one backs off.
         this.state.expired++;
         this.state.resourceVersion = undefined;
-        this.controller?.abort();
-        this.controller = undefined;
+        this.closeStream();
         this.expiredInARow = this.heardSinceList ? 1 : this.expiredInARow + 1;
         const n = this.expiredInARow - 1;
         this.retryIn(n === 0 ? 0 : Math.round(this.backoffMs(n) * (0.5 + Math.random() * 0.5)), "list");
@@ -189,14 +179,7 @@ export class ResourceWatch {
     if (typeof rv === "string" && rv) this.state.resourceVersion = rv;
     this.heardSinceList = true;
     this.heard();
-    if (type === "BOOKMARK") return;
-    const key = keyOf(object);
-    if (!key) return;
-    if (type === "DELETED") this.objects.delete(key);
-    else if (type === "ADDED" || type === "MODIFIED") this.objects.set(key, object);
-    else return;
-    this.itemsCache = undefined;
-    this.onChange();
+    if (this.cache.apply(type, object)) this.onChange();
   }
 
   /** The watch connection closed: the server's timeout (resume at once) or an error (back off). */
@@ -218,8 +201,7 @@ export class ResourceWatch {
     if (silent < this.tuning.stallMs) return;
     this.state.stalls++;
     this.generation++;
-    this.controller?.abort();
-    this.controller = undefined;
+    this.closeStream();
     // A silent watch may have missed events: the next attempt lists afresh.
     this.state.resourceVersion = undefined;
     this.fail(new Error(`watch ${this.spec.path} went silent: no event or bookmark for ${Math.round(silent / 1000)} s; restarted`), "stall");
@@ -237,8 +219,7 @@ export class ResourceWatch {
 
   private fail(error: unknown, phase: "list" | "watch" | "stall"): void {
     if (this.stopped) return;
-    this.controller?.abort();
-    this.controller = undefined;
+    this.closeStream();
     const throttle = throttleOf(error);
     if (throttle) return this.throttled(error as Error, throttle, phase);
     // A watch that was accepted and served for a while before it broke starts a fresh count.
@@ -247,6 +228,7 @@ export class ResourceWatch {
       this.firstFailureAt = undefined;
     }
     this.acceptedAt = 0;
+    this.failedOn = error instanceof KubeHttpError ? undefined : phase === "watch" ? "watch" : "list";
     this.failures++;
     this.firstFailureAt ??= this.now().toISOString();
     const message = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
@@ -272,12 +254,8 @@ export class ResourceWatch {
     const delay = throttleDelayMs(throttle);
     const at = this.now();
     this.state.lastError = redact(error.message);
-    this.state.throttled = {
-      since: this.state.throttled?.since ?? at.toISOString(),
-      status: throttle.status,
-      retryAfterSeconds: throttle.retryAfterSeconds,
-      retryAt: new Date(at.getTime() + delay).toISOString(),
-    };
+    const retryAt = new Date(at.getTime() + delay).toISOString();
+    this.state.throttled = { since: this.state.throttled?.since ?? at.toISOString(), status: throttle.status, retryAfterSeconds: throttle.retryAfterSeconds, retryAt };
     // An answer, even "come back later", shows the server is reachable: an outage before it is over.
     this.failures = 0;
     this.firstFailureAt = undefined;
@@ -287,8 +265,25 @@ export class ResourceWatch {
     this.retryIn(delay, phase);
   }
 
+  private closeStream(): void {
+    this.controller?.abort();
+    this.controller = undefined;
+  }
+
   private backoffMs(step: number): number {
     return Math.min(this.tuning.backoffMaxMs, this.tuning.backoffInitialMs * 2 ** Math.min(step, 16));
+  }
+
+  /**
+   * Another request to the same API server has just been answered: a watch that is down for a network
+   * reason tries again now instead of waiting out its backoff, or a request a blackhole still holds.
+   */
+  nudge(): void {
+    if (this.stopped || this.state.up || !this.failedOn) return;
+    const phase = this.failedOn;
+    this.failedOn = undefined;
+    this.closeStream();
+    this.retryIn(0, phase);
   }
 
   private retryIn(delay: number, phase: "list" | "watch" | "stall"): void {
