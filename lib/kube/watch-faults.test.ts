@@ -72,6 +72,16 @@ describe("ResourceWatch under API faults", () => {
     expect(w.state.lists).toBe(1); // resumed from its resourceVersion, not listed again
   });
 
+  it("a watch down for a network reason tries again at once when nudged (another request was just answered), not after its backoff", async () => {
+    const w = watch(WEBHOOK, { backoffInitialMs: 4000, backoffMaxMs: 10_000 });
+    await until(() => w.state.synced, "the first list");
+    await server.stop();
+    await until(() => !w.state.up, "the watch to go down", 12_000);
+    await server.start();
+    w.nudge(); // what the monitor does when the same round's /readyz is answered
+    await until(() => w.state.up, "the watch up again before its backoff (4 s or more) ends", 1500);
+  });
+
   it("throttle 429: stays up with its objects, says it is throttled, and asks again only after Retry-After", async () => {
     const w = watch(CR);
     await until(() => w.state.synced, "the first list");
