@@ -63,10 +63,12 @@ async function control(verb: "inject" | "clear" | "list", id?: string): Promise<
   const response = await fetch(url, { method: verb === "list" ? "GET" : verb === "inject" ? "POST" : "DELETE", headers: { Authorization: `Bearer ${info.adminToken}` }, dispatcher }).catch(() =>
     fail(`cannot reach the simulated cluster at ${info.url}; is npm run demo still running?`),
   );
-  const body = (await response.json()) as { error?: string; scenarios?: { id: string; title: string; active: boolean; node?: string; catalog: string | null }[] };
+  const body = (await response.json()) as { error?: string; scenarios?: { id: string; title: string; active: boolean; oneShot?: boolean; node?: string; catalog: string | null }[] };
   if (!response.ok) fail(body.error ?? `HTTP ${response.status}`);
   for (const s of body.scenarios ?? []) {
-    if (verb === "list" || s.active) console.log(`${s.active ? "ON " : "   "} ${s.id.padEnd(46)} ${s.title}${s.node ? ` (${s.node})` : ""}`);
+    // A one-off (a watch reset, a restart) has happened by now and is never "on".
+    const done = verb === "inject" && s.oneShot && s.id === id;
+    if (verb === "list" || s.active || done) console.log(`${s.active ? "ON " : done ? "DID" : "   "} ${s.id.padEnd(46)} ${s.title}${s.node ? ` (${s.node})` : ""}`);
   }
 }
 

@@ -45,9 +45,11 @@ export default async function GameDayPage() {
         endpoints and metrics Faultline reads; clear it to put the cluster back. The health reporters write every{" "}
         {interval} s.
       </p>
-      <p className="muted" style={{ fontSize: "0.85rem" }}>
-        Point kubectl at it: <code>KUBECONFIG={demo.sim.kubeconfigPath} kubectl get kubeapiservers cluster -o yaml</code>{" "}
-        (read-only; the <code>demo-admin</code> context may write).
+      <p className="muted" style={{ fontSize: "0.85rem" }} data-testid="kubectl-command">
+        Point kubectl at it (TLS, verified with the cluster&apos;s own CA in the kubeconfig):{" "}
+        <code>KUBECONFIG={demo.sim.kubeconfigPath} kubectl get nodes,kubeapiservers -o wide</code>, or watch one kind:{" "}
+        <code>KUBECONFIG={demo.sim.kubeconfigPath} kubectl get kubeapiservers -w</code>. Read-only;{" "}
+        <code>--context demo-admin</code> may write.
       </p>
       <div className="two-col">
         <ScenarioTable rows={rows} nodes={nodes} refreshSeconds={Math.min(interval, 10)} />

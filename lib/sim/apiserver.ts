@@ -42,7 +42,7 @@ export async function serveApiServer(req: IncomingMessage, res: ServerResponse, 
   if (instance) return sendText(res, 404, "404 page not found\n");
   if (path === "/openapi/v2") {
     const body = openApiV2();
-    res.writeHead(200, { "Content-Type": "application/com.github.proto-openapi.spec.v2@v1.0+protobuf", "Content-Length": body.length });
+    res.writeHead(200, { "Content-Type": "application/com.github.proto-openapi.spec.v2.v1.0+protobuf", "Content-Length": body.length });
     return void res.end(body);
   }
   if (path === "/openapi/v3") return sendJson(res, 200, { paths: {} });

@@ -48,12 +48,36 @@ export function serveDiscovery(pathname: string, res: ServerResponse, serverAddr
   return true;
 }
 
+// A minimal protobuf writer: every field written is length-delimited (wire type 2).
+const varint = (n: number) => {
+  const out: number[] = [];
+  while (n > 127) {
+    out.push((n & 127) | 128);
+    n >>>= 7;
+  }
+  out.push(n);
+  return Buffer.from(out);
+};
+const field = (number: number, value: string | Buffer) => {
+  const bytes = typeof value === "string" ? Buffer.from(value) : value;
+  return Buffer.concat([varint((number << 3) | 2), varint(bytes.length), bytes]);
+};
+
 /**
- * /openapi/v2 as protobuf (what kubectl's client-side validation asks for): a document with no
- * definitions, so kubectl skips validating kinds it has no schema for, as it does for a CRD without one.
+ * /openapi/v2 as protobuf (gnostic's openapi_v2.Document), what kubectl downloads before it applies
+ * or dry-runs: no schemas (kubectl skips validating a kind it has none for, as for a CRD without one),
+ * and for each kind its PATCH operation with the dryRun parameter, which kubectl looks for.
  */
 export function openApiV2(): Buffer {
-  const str = (field: number, text: string) => Buffer.concat([Buffer.from([(field << 3) | 2, Buffer.byteLength(text)]), Buffer.from(text)]);
-  const info = Buffer.concat([str(1, "Kubernetes"), str(6, VERSION.gitVersion)]);
-  return Buffer.concat([str(1, "2.0"), Buffer.from([(2 << 3) | 2, info.length]), info]);
+  const info = Buffer.concat([field(1, "Kubernetes"), field(2, VERSION.gitVersion)]);
+  const dryRunParam = field(1, field(2, field(3, Buffer.concat([field(2, "query"), field(4, "dryRun")]))));
+  const paths = RESOURCES.map((t) => {
+    const base = t.group ? `/apis/${t.group}/${t.version}` : "/api/v1";
+    const path = `${base}${t.namespaced ? "/namespaces/{namespace}" : ""}/${t.plural}/{name}`;
+    const gvk = `group: ${JSON.stringify(t.group)}\nkind: ${t.kind}\nversion: ${t.version}\n`;
+    const extension = field(13, Buffer.concat([field(1, "x-kubernetes-group-version-kind"), field(2, field(2, gvk))]));
+    const operation = Buffer.concat([field(5, `patch${t.kind}`), field(8, dryRunParam), extension]);
+    return field(2, Buffer.concat([field(1, path), field(2, field(8, operation))]));
+  });
+  return Buffer.concat([field(1, "2.0"), field(2, info), field(8, Buffer.concat(paths))]);
 }

@@ -14,7 +14,9 @@ export function mergePatch(target: Json, patch: Json): Json {
   return out;
 }
 
-const invalid = (message: string) => new StoreError(422, "Invalid", message);
+// As the real server wraps a failed JSON patch: a generic 422 with the patch library's words as the cause.
+const invalid = (message: string) =>
+  new StoreError(422, "Invalid", "the server rejected our request due to an error in our request", { causes: [{ reason: "UnexpectedServerResponse", message }] });
 
 /** RFC 6901 pointer tokens. */
 function pointer(path: string): string[] {

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import type { SimCluster } from "./cluster";
 import { ApiFaults } from "./faults";
 import { PUBLIC_PATHS, serveApiServer } from "./apiserver";
@@ -51,6 +51,8 @@ export class SimServer {
   readonly faults = new ApiFaults(() => this.openWatches);
   private port: number;
   private tls?: ServingTls;
+  /** Every accepted TCP connection, including those still in their TLS handshake (which closeAllConnections misses). */
+  private readonly sockets = new Set<Socket>();
 
   constructor(private readonly opts: SimServerOptions) {
     this.readToken = opts.readToken ?? randomBytes(24).toString("base64url");
@@ -81,6 +83,10 @@ export class SimServer {
         else res.end();
       });
     });
+    this.server.on("connection", (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.once("close", () => this.sockets.delete(socket));
+    });
     await new Promise<void>((resolve, reject) => {
       this.server!.once("error", reject);
       this.server!.listen(this.port, "127.0.0.1", () => resolve());
@@ -94,6 +100,8 @@ export class SimServer {
     const server = this.shutDown();
     if (!server) return;
     server.closeAllConnections();
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 

@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { deepEqual, deleteAt, describeField, fieldsV1, flattenApplied, getAt, isObject, setAt, type Json, type JsonObject } from "./fields";
+import { deepEqual, deleteAt, flattenApplied, getAt, isObject, setAt, type JsonObject } from "./fields";
 import { apiVersionOf, resourceKey, type ResourceType } from "./resources";
+import { conflictError, keepOtherSide, managedFields, mergeJson, notFound, StoreError, validate, withoutTimes, type Ownership } from "./store-rules";
+
+export { notFound, StoreError };
 
 // An in-memory object store with the Kubernetes semantics Faultline depends on: one
 // resourceVersion sequence, a bounded event history (a watch older than it gets 410 Expired),
@@ -17,29 +20,11 @@ export interface StoredEvent {
   previous?: JsonObject;
 }
 
-interface Ownership {
-  operation: "Apply" | "Update";
-  apiVersion: string;
-  time: string;
-  subresource?: string;
-  paths: Set<string>;
-}
-
 interface Entry {
   object: JsonObject;
   owners: Map<string, Ownership>;
 }
 
-export class StoreError extends Error {
-  constructor(
-    readonly code: number,
-    readonly reason: string,
-    message: string,
-    readonly details?: JsonObject,
-  ) {
-    super(message);
-  }
-}
 
 export type Listener = (event: StoredEvent) => void;
 
@@ -149,9 +134,7 @@ export class ObjectStore {
     const next = change(structuredClone(existing.object));
     const meta = next.metadata as JsonObject | undefined;
     if (!isObject(meta) || meta.name !== name) throw new StoreError(400, "BadRequest", `the name of the object (${String(meta?.name)}) does not match the name on the URL (${name})`);
-    // Through /status only the status changes, as the real status subresource strategy keeps the rest.
-    if (opts.subresource === "status") for (const k of Object.keys(next)) if (k !== "status") delete next[k];
-    if (opts.subresource === "status") Object.assign(next, { ...before, status: next.status });
+    keepOtherSide(next, before, opts.subresource);
     const owners = new Map([...existing.owners].map(([m, o]) => [m, { ...o, paths: new Set(o.paths) }]));
     const strip = (o: JsonObject) => ({ ...o, metadata: { ...(o.metadata as JsonObject), managedFields: null, resourceVersion: null } });
     const roots = Object.keys(next).filter((k) => !["apiVersion", "kind", "metadata"].includes(k)).concat(["metadata.labels", "metadata.annotations"]);
@@ -183,7 +166,9 @@ export class ObjectStore {
     // path -> managers owning it, so each apply costs its own fields, not the number of managers.
     const index = new Map<string, Set<string>>();
     for (const [manager, own] of owners) for (const path of own.paths) (index.get(path) ?? index.set(path, new Set()).get(path)!).add(manager);
+    const before = existing ? structuredClone(existing.object) : undefined;
     for (const { body, opts } of items) this.applyInto(type, current, owners, index, body, opts);
+    if (before) keepOtherSide(current, before, items[0]?.opts.subresource);
     validate(type, current);
     return this.commit(type, current, existing, owners, items.every((i) => i.opts.dryRun));
   }
@@ -271,68 +256,5 @@ export class ObjectStore {
   newHistory(): void {
     this.rv += 100_000;
     this.compactAll();
-  }
-}
-
-function managedFields(owners: Map<string, Ownership>): Json[] {
-  return [...owners]
-    .filter(([, own]) => own.paths.size > 0)
-    .map(([manager, own]) => ({
-      manager,
-      operation: own.operation,
-      apiVersion: own.apiVersion,
-      time: own.time,
-      fieldsType: "FieldsV1",
-      ...(own.subresource ? { subresource: own.subresource } : {}),
-      fieldsV1: fieldsV1(own.paths),
-    }));
-}
-
-const withoutTimes = (object: JsonObject): JsonObject => {
-  const meta = object.metadata as JsonObject;
-  return { ...object, metadata: { ...meta, managedFields: ((meta.managedFields ?? []) as JsonObject[]).map((f) => ({ ...f, time: null })) } };
-};
-
-function mergeJson(target: Json, patch: Json): Json {
-  if (!isObject(patch)) return patch;
-  const out: JsonObject = isObject(target) ? target : {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else out[k] = mergeJson(out[k] ?? null, v);
-  }
-  return out;
-}
-
-export function notFound(type: ResourceType, name: string): StoreError {
-  return new StoreError(404, "NotFound", `${type.plural}${type.group ? `.${type.group}` : ""} "${name}" not found`, {
-    name,
-    group: type.group,
-    kind: type.plural,
-  });
-}
-
-function conflictError(type: ResourceType, conflicts: { manager: string; path: string }[]): StoreError {
-  const causes = conflicts.map(({ manager, path }) => ({
-    reason: "FieldManagerConflict",
-    message: `conflict with "${manager}" using ${apiVersionOf(type)}`,
-    field: describeField(path),
-  }));
-  const listing = causes.map((c) => `${c.message}: ${c.field}`).join("\n");
-  return new StoreError(409, "Conflict", `Apply failed with ${conflicts.length} conflict${conflicts.length === 1 ? "" : "s"}: ${listing}`, { causes });
-}
-
-/** The one schema rule of the real CRD that Faultline must see the consequence of. */
-function validate(type: ResourceType, object: JsonObject): void {
-  const reports = (((object.status as JsonObject | undefined)?.encryptionStatus as JsonObject | undefined)?.healthReports ?? []) as JsonObject[];
-  const missing = reports.findIndex((r) => typeof r.remoteKeyID !== "string" || r.remoteKeyID === "");
-  if (missing >= 0) {
-    const meta = object.metadata as JsonObject;
-    const field = `status.encryptionStatus.healthReports[${missing}].remoteKeyID`;
-    throw new StoreError(422, "Invalid", `${type.kind}.${type.group} "${meta.name}" is invalid: ${field}: Required value`, {
-      name: meta.name as string,
-      group: type.group,
-      kind: type.kind,
-      causes: [{ reason: "FieldValueRequired", message: "Required value", field }],
-    });
   }
 }
