@@ -162,8 +162,7 @@ export class ResourceWatch {
     if (type === "ERROR") {
       const status = object as { code?: unknown; message?: unknown } | null;
       if (status?.code === 410) {
-        // Our resourceVersion is older than the server's history: start again from a fresh LIST. A 410
-        // again straight after that LIST (nothing heard between) would loop, so the second one backs off.
+        // Older than the server's history: relist. A 410 again straight after that LIST would loop: back off.
         this.state.expired++;
         this.state.resourceVersion = undefined;
         this.closeStream();
@@ -270,9 +269,7 @@ export class ResourceWatch {
     this.controller = undefined;
   }
 
-  private backoffMs(step: number): number {
-    return Math.min(this.tuning.backoffMaxMs, this.tuning.backoffInitialMs * 2 ** Math.min(step, 16));
-  }
+  private backoffMs = (step: number) => Math.min(this.tuning.backoffMaxMs, this.tuning.backoffInitialMs * 2 ** Math.min(step, 16));
 
   /**
    * Another request to the same API server has just been answered: a watch that is down for a network
