@@ -8,6 +8,8 @@ import { Badge } from "@/components/ui/badge";
 import { ComponentCards } from "./component-cards";
 import { age, KmsMatrixTable, STATE_TONE } from "./kms-matrix-table";
 import { KmsMetricsPanel } from "./kms-metrics-panel";
+import { RefusedUnits } from "./refused-units";
+import { ThrottledSources } from "./throttled-sources";
 
 export type SignalLinks = Record<string, { catalog: { id: string; title: string }[]; runbooks: { id: string; title: string }[] }>;
 
@@ -51,6 +53,7 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
         ) : null}
       </div>
       <ComponentCards signals={h.signals} />
+      <RefusedUnits health={h} />
       {query.isError ? <p className="callout">Faultline itself could not be reached just now; showing what it last said ({age(h.checkedAt, new Date().toISOString())}).</p> : null}
       {down.length > 0 ? (
         <div className="callout" data-testid="sources-down">
@@ -62,6 +65,7 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
           ))}
         </div>
       ) : null}
+      <ThrottledSources sources={h.sources} checkedAt={h.checkedAt} />
       <p className="muted">
         ClusterOperator kube-apiserver: Degraded={h.clusterOperator?.degraded ?? "?"} {h.clusterOperator?.reason ? `(${h.clusterOperator.reason})` : ""}
         {h.disagreement ? <span className="badge badge-orange" style={{ marginLeft: 8 }}>disagrees with Faultline</span> : null}

@@ -14,7 +14,7 @@ async function change(request: Request, { params }: Params, on: boolean) {
   const demo = await getDemoCluster();
   if (!demo) return conflict("the demo cluster is not running");
   try {
-    setScenario(demo.cluster, id, on, body.data);
+    await setScenario(demo.cluster, id, on, body.data);
   } catch (error) {
     if (error instanceof ScenarioError) return NextResponse.json({ error: error.message }, { status: error.status });
     throw error;
