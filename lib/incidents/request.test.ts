@@ -55,11 +55,11 @@ describe("hostile request bodies", () => {
     expect(await res.json()).toEqual({ error: "invalid request", fields: { body: [`nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels`] } });
   });
 
-  it("names a JSON syntax error by position without quoting the body", async () => {
+  it("answers a JSON syntax error without quoting the body", async () => {
     const res = await note(post(`/api/v1/incidents/${id}/notes`, '{"actor":"ana","text":"secret-token-value'), params({ id }));
     expect(res.status).toBe(400);
     const body = JSON.stringify(await res.json());
-    expect(body).toMatch(/must be JSON/);
+    expect(body).toBe('{"error":"invalid request","fields":{"body":["must be JSON"]}}');
     expect(body).not.toContain("secret-token-value");
   });
 
