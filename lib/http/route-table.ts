@@ -23,7 +23,8 @@ const EXPORTED = new RegExp(
 /** The HTTP methods a route module's source exports (function, const, or `export { x as GET }`). */
 export function exportedMethods(source: string): HandlerMethod[] {
   const found = new Set<HandlerMethod>();
-  for (const m of source.matchAll(EXPORTED)) {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
+  for (const m of code.matchAll(EXPORTED)) {
     if (m[1]) found.add(m[1] as HandlerMethod);
     for (const part of m[2]?.split(",") ?? []) {
       const name = part.trim().split(/\s+as\s+/).pop()?.trim();
