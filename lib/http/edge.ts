@@ -16,8 +16,10 @@ export type Decision =
   | { pass: false; status: number; error: string; allow?: string[] };
 
 const ASSETS: RouteSpec = { pattern: "/_next", kind: "page", allow: ["GET", "HEAD", "OPTIONS"] };
-/** Discarded after an early answer so the client reads it instead of a reset connection; then the socket is closed. */
-const LINGER_BYTES = 8 * 1024 * 1024;
+/**
+ * After an early answer the rest of the body is read and dropped for this long, as nginx's lingering close does:
+ * closing at once would reset the connection before most clients read the answer. Then the socket is closed.
+ */
 const LINGER_MS = 2_000;
 
 export interface EdgeRoutes {
@@ -89,7 +91,6 @@ function reply(req: IncomingMessage, res: ServerResponse, decision: Refusal): vo
   const unread = declaresBody(req) && !req.complete;
   const headers: Record<string, string> = { "Cache-Control": "no-store" };
   if (decision.allow) headers.Allow = decision.allow.join(", ");
-  if (unread) headers.Connection = "close";
   if (decision.status === 204) {
     res.writeHead(204, headers).end();
   } else {
@@ -101,16 +102,14 @@ function reply(req: IncomingMessage, res: ServerResponse, decision: Refusal): vo
   if (unread) linger(req);
 }
 
-/** Reads and drops what the client still sends, for a bounded time and size, so it sees the answer. */
+/**
+ * Reads and drops what the client still sends, for at most LINGER_MS, so it sees the answer; no
+ * "Connection: close", or Node would close the socket as soon as the answer is written.
+ */
 function linger(req: IncomingMessage): void {
-  let discarded = 0;
-  const close = () => req.socket.destroy();
-  const timer = setTimeout(close, LINGER_MS);
+  const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
   timer.unref();
-  req.on("data", (chunk: Buffer) => {
-    discarded += chunk.length;
-    if (discarded > LINGER_BYTES) close();
-  });
+  req.on("data", () => {});
   req.on("end", () => clearTimeout(timer));
   req.on("error", () => clearTimeout(timer));
   req.resume();
