@@ -47,7 +47,7 @@ export async function startReceiver(): Promise<{ url: string; deliveries: Delive
       })(),
     );
     const headers = Object.fromEntries(Object.entries(req.headers).flatMap(([k, v]) => (typeof v === "string" ? [[k, v]] : [])));
-    const request = new NextRequest(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: Readable.toWeb(counted) as ReadableStream, duplex: "half" } as RequestInit & { duplex: "half" });
+    const request = new NextRequest(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: Readable.toWeb(counted) as ReadableStream, duplex: "half" } as ConstructorParameters<typeof NextRequest>[1]);
     let response: Response;
     try {
       response = await POST(request);

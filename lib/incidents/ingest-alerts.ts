@@ -5,9 +5,11 @@ import type { Delivery } from "./alertmanager-delivery";
 import { recordGaps } from "./alert-gaps";
 import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "./config";
 import { fingerprintOf } from "./fingerprint";
+import { appendEvents, holdersOf, joinMany, resolveMembers } from "./alert-bulk";
+import { ClusterViews } from "./alert-placement";
 import { joinIncident, loadViews, openIncident, refreshSuspects, reopenIncident, type Links, type MemberInput } from "./membership";
-import { placeFingerprint, type IncidentView } from "./rules";
-import { appendEvent, inTransaction, RaceLost, type Db, type Tx } from "./tx";
+import { placeFingerprint } from "./rules";
+import { inTransaction, RaceLost, type Db, type EventInput, type Tx } from "./tx";
 
 // Alertmanager deliveries: a firing alert opens or joins an incident like a firing signal (Alertmanager has
 // debounced it already with `for:`); a resolved one marks its fingerprint healthy. A delivery is written in
@@ -79,109 +81,113 @@ const eventPayload = (a: MappedAlert, unknown: string[], cleaned: string) => ({
   ...(cleaned ? { cleaned } : {}),
 });
 
+interface Fresh {
+  index: number;
+  item: Item;
+  key: string;
+  member: MemberInput;
+  found: Links;
+  unknown: string[];
+}
+
+const outcomeBase = ({ alert: a, cleaned }: Item, unknown: string[]) => ({ alert: `${a.alertname} (${a.subject})`, status: a.status, unknownLinks: unknown, ...(cleaned ? { cleaned } : {}) });
+const received = (f: Fresh, incidentId: number, at: Date): EventInput => {
+  const a = f.item.alert;
+  return { incidentId, at, kind: "alert_received", actor: ALERT_ACTOR, summary: `${a.alertname} on ${a.subject} firing: ${a.title}`, payload: eventPayload(a, f.unknown, f.item.cleaned), key: f.key };
+};
+
+/** Resolved alerts: their holders found in one query, members and events written in one statement each. */
+async function resolveBatch(tx: Tx, fresh: Fresh[], now: Date, outcomes: AlertOutcome[]): Promise<void> {
+  const holders = await holdersOf(tx, fresh.map((f) => fingerprintOf(f.item.alert)));
+  const members: { id: number; healthySince: Date }[] = [];
+  const events: EventInput[] = [];
+  for (const f of fresh) {
+    const a = f.item.alert;
+    const holder = holders.get(fingerprintOf(a));
+    if (!holder) {
+      outcomes[f.index] = { ...outcomeBase(f.item, f.unknown), incidentId: null, result: "unmatched" };
+      continue;
+    }
+    if (holder.open && holder.source === "alert") members.push({ id: holder.id, healthySince: a.endsAt ?? now });
+    events.push({ incidentId: holder.incidentId, at: now, kind: "alert_resolved", actor: ALERT_ACTOR, summary: `${a.alertname} on ${a.subject} resolved`, payload: eventPayload(a, f.unknown, f.item.cleaned), key: f.key });
+  }
+  await resolveMembers(tx, members, now);
+  const added = await appendEvents(tx, events);
+  for (const f of fresh) outcomes[f.index] ??= { ...outcomeBase(f.item, f.unknown), incidentId: holders.get(fingerprintOf(f.item.alert))!.incidentId, result: added.has(f.key) ? "recorded" : "duplicate" };
+}
+
 /**
- * A cluster's incidents as the placement rule needs them, indexed by fingerprint so a group of thousands
- * places each alert without scanning every member; kept current as this batch opens and joins.
+ * Firing alerts: placed in order as the rules place a signal. The first of a group opens (or reopens) its
+ * incident one by one; the many that join it are written set-based per incident.
  */
-class ClusterViews {
-  private byFingerprint = new Map<string, IncidentView[]>();
-  constructor(private views: IncidentView[]) {
-    for (const v of views) for (const m of v.members) this.holders(m.fingerprint).push(v);
-  }
-  private holders(fp: string): IncidentView[] {
-    let list = this.byFingerprint.get(fp);
-    if (!list) this.byFingerprint.set(fp, (list = []));
-    return list;
-  }
-  /** The incidents placeFingerprint could choose: those holding the fingerprint, and the unresolved ones. */
-  candidates(fp: string): IncidentView[] {
-    return [...new Set([...(this.byFingerprint.get(fp) ?? []), ...this.views.filter((v) => v.status !== "resolved")])];
-  }
-  placed(incidentId: number, fp: string, now: Date, opened: boolean, reopened: boolean): void {
-    let view = this.views.find((v) => v.id === incidentId);
-    if (!view) {
-      view = { id: incidentId, status: "open", openedAt: now, reopenedAt: null, resolvedAt: null, members: [] };
-      this.views.push(view);
+async function fireBatch(tx: Tx, fresh: Fresh[], now: Date, config: IncidentRulesConfig, outcomes: AlertOutcome[]): Promise<number[]> {
+  const views = new Map<string, ClusterViews>();
+  const joining = new Map<number, Fresh[]>();
+  const events: EventInput[] = [];
+  const touched = new Map<number, Links>();
+  const place = (f: Fresh, incidentId: number) => {
+    const add = touched.get(incidentId) ?? {};
+    touched.set(incidentId, { catalog: [...(add.catalog ?? []), ...(f.found.catalog ?? [])], runbooks: [...(add.runbooks ?? []), ...(f.found.runbooks ?? [])] });
+    events.push(received(f, incidentId, now));
+    outcomes[f.index] = { ...outcomeBase(f.item, f.unknown), incidentId, result: "recorded" };
+  };
+  for (const f of fresh) {
+    const a = f.item.alert;
+    const fp = fingerprintOf(a);
+    let cluster = views.get(a.cluster);
+    if (!cluster) views.set(a.cluster, (cluster = new ClusterViews(await loadViews(tx, a.cluster, now, config))));
+    const placement = placeFingerprint(fp, cluster.candidates(fp), now, config);
+    let incidentId: number;
+    if (placement.kind === "open") {
+      incidentId = (await openIncident(tx, [f.member], { now, reason: `(alert ${a.alertname} firing since ${a.startsAt.toISOString()})`, actor: ALERT_ACTOR, title: a.title, links: f.found })).incidentId;
+    } else if (placement.kind === "reopen") {
+      incidentId = await reopenIncident(tx, placement.incidentId, f.member, now, `(alert ${a.alertname} firing again)`, ALERT_ACTOR);
+    } else if (!cluster.holds(placement.incidentId, fp)) {
+      joining.set(placement.incidentId, [...(joining.get(placement.incidentId) ?? []), f]); // new to the incident: written set-based below
+      cluster.placed(placement.incidentId, fp, now, false);
+      continue;
+    } else {
+      incidentId = await joinIncident(tx, placement.incidentId, f.member, now, ALERT_ACTOR);
     }
-    if (reopened && view.status === "resolved") Object.assign(view, { status: "open", reopenedAt: now, resolvedAt: null });
-    if (opened || !view.members.some((m) => m.fingerprint === fp)) {
-      view.members.push({ fingerprint: fp, signal: "", subject: "", source: "alert", healthySince: null });
-      this.holders(fp).push(view);
-    }
+    cluster.placed(incidentId, fp, now, placement.kind === "reopen");
+    place(f, incidentId);
   }
-}
-
-interface BatchContext {
-  tx: Tx;
-  now: Date;
-  config: IncidentRulesConfig;
-  views: Map<string, ClusterViews>;
-  touched: Set<number>;
-  links: Map<number, Links>;
-}
-
-async function viewsFor(ctx: BatchContext, cluster: string): Promise<ClusterViews> {
-  let views = ctx.views.get(cluster);
-  if (!views) ctx.views.set(cluster, (views = new ClusterViews(await loadViews(ctx.tx, cluster, ctx.now, ctx.config))));
-  return views;
-}
-
-async function ingestOne(ctx: BatchContext, { alert: a, cleaned }: Item): Promise<AlertOutcome> {
-  const { tx, now, config } = ctx;
-  const key = keyOf(a);
-  const { links: found, unknown } = links(a);
-  const base = { alert: `${a.alertname} (${a.subject})`, status: a.status, unknownLinks: unknown, ...(cleaned ? { cleaned } : {}) };
-  const member: MemberInput = { cluster: a.cluster, signal: a.signal, subject: a.subject, source: "alert", state: a.status, detail: a.title, severity: a.severity };
-  const fingerprint = fingerprintOf(a);
-  if (a.status === "resolved") {
-    const holder = await tx.incidentMember.findFirst({ where: { fingerprint }, orderBy: [{ open: "desc" }, { id: "desc" }] });
-    if (!holder) return { ...base, incidentId: null, result: "unmatched" };
-    if (holder.open && holder.source === "alert") {
-      await tx.incidentMember.update({ where: { id: holder.id }, data: { state: "resolved", changedAt: now, healthySince: a.endsAt ?? now } });
-    }
-    const recorded = await appendEvent(tx, { incidentId: holder.incidentId, at: now, kind: "alert_resolved", actor: ALERT_ACTOR, summary: `${a.alertname} on ${a.subject} resolved`, payload: eventPayload(a, unknown, cleaned), key });
-    return { ...base, incidentId: holder.incidentId, result: recorded ? "recorded" : "duplicate" };
+  for (const [incidentId, list] of joining) {
+    const left = await joinMany(tx, incidentId, list.map((f) => f.member), now, ALERT_ACTOR);
+    for (const f of list) if (!left.includes(f.member)) place(f, incidentId);
+    // Held open by another incident since the views were read (a racing writer): join where it is.
+    for (const f of list) if (left.includes(f.member)) place(f, await joinIncident(tx, incidentId, f.member, now, ALERT_ACTOR));
   }
-  const views = await viewsFor(ctx, a.cluster);
-  const placement = placeFingerprint(fingerprint, views.candidates(fingerprint), now, config);
-  let incidentId: number;
-  if (placement.kind === "open") {
-    incidentId = (await openIncident(tx, [member], { now, reason: `(alert ${a.alertname} firing since ${a.startsAt.toISOString()})`, actor: ALERT_ACTOR, title: a.title, links: found })).incidentId;
-  } else if (placement.kind === "reopen") {
-    incidentId = await reopenIncident(tx, placement.incidentId, member, now, `(alert ${a.alertname} firing again)`, ALERT_ACTOR);
-  } else {
-    incidentId = await joinIncident(tx, placement.incidentId, member, now, ALERT_ACTOR);
-  }
-  views.placed(incidentId, fingerprint, now, placement.kind === "open", placement.kind === "reopen");
-  const add = ctx.links.get(incidentId) ?? {};
-  ctx.links.set(incidentId, { catalog: [...(add.catalog ?? []), ...(found.catalog ?? [])], runbooks: [...(add.runbooks ?? []), ...(found.runbooks ?? [])] });
-  const recorded = await appendEvent(tx, { incidentId, at: now, kind: "alert_received", actor: ALERT_ACTOR, summary: `${a.alertname} on ${a.subject} firing: ${a.title}`, payload: eventPayload(a, unknown, cleaned), key });
-  if (!recorded) throw new RaceLost("duplicate delivery raced"); // the retry sees the other delivery's event and reports a duplicate
-  ctx.touched.add(incidentId);
-  return { ...base, incidentId, result: "recorded" };
+  const added = await appendEvents(tx, events);
+  if (added.size < events.length) throw new RaceLost("duplicate delivery raced"); // the retry sees the other delivery's events and reports duplicates
+  for (const [incidentId, add] of touched) await addLinks(tx, incidentId, add);
+  for (const incidentId of touched.keys()) await refreshSuspects(tx, incidentId, now, ALERT_ACTOR);
+  return [...touched.keys()];
 }
 
 /** One batch in one transaction: alerts already recorded are skipped with one query, suspects ranked once per incident. */
 async function ingestBatch(tx: Tx, batch: Item[], now: Date, config: IncidentRulesConfig): Promise<{ outcomes: AlertOutcome[]; touched: number[] }> {
   const keys = batch.map((i) => keyOf(i.alert));
   const rows = await tx.incidentEvent.findMany({ where: { idempotencyKey: { in: keys } }, select: { idempotencyKey: true, incidentId: true } });
-  const done = new Map<string, number | null>(rows.map((r) => [r.idempotencyKey!, r.incidentId]));
-  const ctx: BatchContext = { tx, now, config, views: new Map(), touched: new Set(), links: new Map() };
-  const outcomes: AlertOutcome[] = [];
-  for (const item of batch) {
-    const key = keyOf(item.alert);
-    if (done.has(key)) {
-      const a = item.alert;
-      outcomes.push({ alert: `${a.alertname} (${a.subject})`, status: a.status, incidentId: done.get(key) ?? null, result: "duplicate", unknownLinks: links(a).unknown });
-      continue;
+  const done = new Map<string, number>(rows.map((r) => [r.idempotencyKey!, r.incidentId]));
+  const outcomes: AlertOutcome[] = new Array(batch.length);
+  const fresh: Fresh[] = [];
+  const seen = new Set<string>();
+  batch.forEach((item, index) => {
+    const a = item.alert;
+    const { links: found, unknown } = links(a);
+    if (done.has(keys[index]) || seen.has(keys[index])) {
+      // Recorded before, or the same alert twice in this delivery: once is enough.
+      outcomes[index] = { ...outcomeBase(item, unknown), incidentId: done.get(keys[index]) ?? null, result: "duplicate" };
+      return;
     }
-    const outcome = await ingestOne(ctx, item);
-    outcomes.push(outcome);
-    done.set(key, outcome.incidentId); // the same alert twice in one delivery is recorded once
-  }
-  for (const [incidentId, add] of ctx.links) await addLinks(tx, incidentId, add);
-  for (const incidentId of ctx.touched) await refreshSuspects(tx, incidentId, now, ALERT_ACTOR);
-  return { outcomes, touched: [...ctx.touched] };
+    seen.add(keys[index]);
+    const member: MemberInput = { cluster: a.cluster, signal: a.signal, subject: a.subject, source: "alert", state: a.status, detail: a.title, severity: a.severity };
+    fresh.push({ index, item, key: keys[index], member, found, unknown });
+  });
+  await resolveBatch(tx, fresh.filter((f) => f.item.alert.status === "resolved"), now, outcomes);
+  const touched = await fireBatch(tx, fresh.filter((f) => f.item.alert.status === "firing"), now, config, outcomes);
+  return { outcomes, touched };
 }
 
 /** Records a checked delivery batch by batch; refused alerts keep their place in the outcomes. */
