@@ -60,12 +60,14 @@ export interface Holder {
 }
 
 /** For each fingerprint the member that holds it: the open one, else the latest (as the one-alert path chooses). */
-export async function holdersOf(tx: Tx, fingerprints: string[]): Promise<Map<string, Holder>> {
-  if (fingerprints.length === 0) return new Map();
+export async function holdersOf(tx: Tx, members: { cluster: string; fingerprint: string }[]): Promise<Map<string, Holder>> {
+  if (members.length === 0) return new Map();
+  // By (cluster, fingerprint), the index's order: by fingerprint alone PostgreSQL reads every member.
   const rows = await tx.$queryRaw<(Holder & { fingerprint: string })[]>`
-    SELECT DISTINCT ON ("fingerprint") "fingerprint", "id", "incident_id" AS "incidentId", "open", "source"
-    FROM "incident_members" WHERE "fingerprint" = ANY(${fingerprints}::text[])
-    ORDER BY "fingerprint", "open" DESC, "id" DESC`;
+    SELECT DISTINCT ON (m."fingerprint") m."fingerprint", m."id", m."incident_id" AS "incidentId", m."open", m."source"
+    FROM "incident_members" m JOIN unnest(${members.map((m) => m.cluster)}::text[], ${members.map((m) => m.fingerprint)}::text[]) AS v(c, f)
+      ON m."cluster" = v.c AND m."fingerprint" = v.f
+    ORDER BY m."fingerprint", m."open" DESC, m."id" DESC`;
   return new Map(rows.map(({ fingerprint, ...h }) => [fingerprint, h]));
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Delivery } from "./alertmanager-delivery";
 import type { AlertOutcome } from "./ingest-alerts";
-import { appendEvent, inTransaction, type Db } from "./tx";
+import { appendEvent, type Tx } from "./tx";
 
 // What a delivery did not bring: alerts Alertmanager left out (max_alerts, sent as truncatedAlerts) and alerts
 // Faultline refused. Each incident the delivery's alerts went to gets one event per delivery, so the on-call
@@ -23,32 +23,22 @@ function deliveryKey(delivery: Delivery, outcomes: AlertOutcome[]): string {
 }
 
 /** Records the gaps on every incident the delivery's alerts went to; returns those incidents. */
-export async function recordGaps(db: Db, delivery: Delivery, outcomes: AlertOutcome[], now: Date): Promise<number[]> {
+export async function recordGaps(tx: Tx, delivery: Delivery, outcomes: AlertOutcome[], now: Date): Promise<number[]> {
   const { truncatedAlerts, refused } = delivery;
   if (truncatedAlerts === 0 && refused.length === 0) return [];
-  const incidents = [...new Set(outcomes.flatMap((o) => (o.incidentId !== null && o.result !== "refused" ? [o.incidentId] : [])))];
-  if (incidents.length === 0) return [];
+  const here = new Map<number, number>();
+  for (const o of outcomes) if (o.incidentId !== null) here.set(o.incidentId, (here.get(o.incidentId) ?? 0) + 1);
   const key = deliveryKey(delivery, outcomes);
   const common = { groupKey: delivery.groupKey, receiver: delivery.receiver, delivered: outcomes.length };
+  const shown = refused.slice(0, SHOWN_REFUSALS).map((r) => ({ index: r.index, alert: r.alert, fingerprint: r.fingerprint, fields: r.fields }));
+  const why = refused.length ? Object.entries(refused[0].fields).map(([field, messages]) => `${field} ${messages.join(", ")}`).join("; ") : "";
   const written = new Set<number>();
-  await inTransaction(db, async (tx) => {
-    for (const incidentId of incidents) {
-      const here = outcomes.filter((o) => o.incidentId === incidentId).length;
-      if (truncatedAlerts > 0) {
-        const payload = { ...common, truncatedAlerts, alertsHere: here };
-        if (await appendEvent(tx, { incidentId, at: now, kind: "alerts_truncated", actor: "alertmanager", summary: `${truncatedSummary(truncatedAlerts)} (it sent ${plural(outcomes.length, "alert")}; raise max_alerts to receive them)`, payload, key: `alertmanager-truncated:${incidentId}:${key}` }))
-          written.add(incidentId);
-      }
-      if (refused.length > 0) {
-        const shown = refused.slice(0, SHOWN_REFUSALS).map((r) => ({ index: r.index, alert: r.alert, fingerprint: r.fingerprint, fields: r.fields }));
-        const why = Object.entries(refused[0].fields)
-          .map(([field, messages]) => `${field} ${messages.join(", ")}`)
-          .join("; ");
-        const payload = { ...common, refused: refused.length, shown };
-        if (await appendEvent(tx, { incidentId, at: now, kind: "alerts_refused", actor: "faultline", summary: `${refusedSummary(refused.length)}, e.g. ${refused[0].alert}: ${why}`, payload, key: `alertmanager-refused:${incidentId}:${key}` }))
-          written.add(incidentId);
-      }
-    }
-  });
+  for (const [incidentId, alertsHere] of here) {
+    const events = [
+      truncatedAlerts > 0 && { kind: "alerts_truncated" as const, actor: "alertmanager", summary: `${truncatedSummary(truncatedAlerts)} (it sent ${plural(outcomes.length, "alert")}; raise max_alerts to receive them)`, payload: { ...common, truncatedAlerts, alertsHere } },
+      refused.length > 0 && { kind: "alerts_refused" as const, actor: "faultline", summary: `${refusedSummary(refused.length)}, e.g. ${refused[0].alert}: ${why}`, payload: { ...common, refused: refused.length, shown } },
+    ];
+    for (const e of events) if (e && (await appendEvent(tx, { incidentId, at: now, ...e, key: `${e.kind}:${incidentId}:${key}` }))) written.add(incidentId);
+  }
   return [...written];
 }

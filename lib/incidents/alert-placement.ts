@@ -1,6 +1,31 @@
+import type { IncidentRulesConfig } from "./config";
 import type { IncidentView } from "./rules";
+import type { Tx } from "./tx";
 
 // Placing the alerts of one batch without a query per alert.
+
+/**
+ * membership.ts's loadViews narrowed to what placing these fingerprints reads: every incident the rule may pick,
+ * but only the members with these fingerprints (an incident of 100,000 alerts is not read whole per batch).
+ */
+export async function loadBatchViews(tx: Tx, cluster: string, fingerprints: string[], now: Date, config: IncidentRulesConfig): Promise<ClusterViews> {
+  const since = new Date(now.getTime() - config.reopenWindowSeconds * 1000);
+  const rows = await tx.incident.findMany({
+    where: { cluster, OR: [{ status: { not: "resolved" } }, { resolvedAt: { gte: since } }] },
+    include: { members: { where: { cluster, fingerprint: { in: fingerprints } } } },
+    orderBy: { id: "asc" },
+  });
+  return new ClusterViews(
+    rows.map((r) => ({
+      id: r.id,
+      status: r.status as IncidentView["status"],
+      openedAt: r.openedAt,
+      reopenedAt: r.reopenedAt,
+      resolvedAt: r.resolvedAt,
+      members: r.members.map((m) => ({ fingerprint: m.fingerprint, signal: m.signal, subject: m.subject, source: m.source as "signal" | "alert", healthySince: m.healthySince })),
+    })),
+  );
+}
 
 /**
  * A cluster's incidents as the placement rule needs them, indexed by fingerprint so a group of thousands

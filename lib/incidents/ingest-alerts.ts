@@ -6,8 +6,8 @@ import { recordGaps } from "./alert-gaps";
 import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "./config";
 import { fingerprintOf } from "./fingerprint";
 import { appendEvents, holdersOf, joinMany, resolveMembers } from "./alert-bulk";
-import { ClusterViews } from "./alert-placement";
-import { joinIncident, loadViews, openIncident, refreshSuspects, reopenIncident, type Links, type MemberInput } from "./membership";
+import { loadBatchViews, type ClusterViews } from "./alert-placement";
+import { joinIncident, openIncident, refreshSuspects, reopenIncident, type Links, type MemberInput } from "./membership";
 import { placeFingerprint } from "./rules";
 import { inTransaction, RaceLost, type Db, type EventInput, type Tx } from "./tx";
 
@@ -19,6 +19,7 @@ import { inTransaction, RaceLost, type Db, type EventInput, type Tx } from "./tx
 export const ALERT_ACTOR = "alertmanager";
 /** Alerts per transaction: small enough to stay far inside the transaction timeout, large enough to be quick. */
 export const ALERT_BATCH = 250;
+const SUSPECT_BATCH = 50;
 
 export interface AlertOutcome {
   alert: string;
@@ -98,7 +99,7 @@ const received = (f: Fresh, incidentId: number, at: Date): EventInput => {
 
 /** Resolved alerts: their holders found in one query, members and events written in one statement each. */
 async function resolveBatch(tx: Tx, fresh: Fresh[], now: Date, outcomes: AlertOutcome[]): Promise<void> {
-  const holders = await holdersOf(tx, fresh.map((f) => fingerprintOf(f.item.alert)));
+  const holders = await holdersOf(tx, fresh.map((f) => ({ cluster: f.item.alert.cluster, fingerprint: fingerprintOf(f.item.alert) })));
   const members: { id: number; healthySince: Date }[] = [];
   const events: EventInput[] = [];
   for (const f of fresh) {
@@ -135,7 +136,10 @@ async function fireBatch(tx: Tx, fresh: Fresh[], now: Date, config: IncidentRule
     const a = f.item.alert;
     const fp = fingerprintOf(a);
     let cluster = views.get(a.cluster);
-    if (!cluster) views.set(a.cluster, (cluster = new ClusterViews(await loadViews(tx, a.cluster, now, config))));
+    if (!cluster) {
+      const fps = fresh.filter((g) => g.item.alert.cluster === a.cluster).map((g) => fingerprintOf(g.item.alert));
+      views.set(a.cluster, (cluster = await loadBatchViews(tx, a.cluster, fps, now, config)));
+    }
     const placement = placeFingerprint(fp, cluster.candidates(fp), now, config);
     let incidentId: number;
     if (placement.kind === "open") {
@@ -161,11 +165,10 @@ async function fireBatch(tx: Tx, fresh: Fresh[], now: Date, config: IncidentRule
   const added = await appendEvents(tx, events);
   if (added.size < events.length) throw new RaceLost("duplicate delivery raced"); // the retry sees the other delivery's events and reports duplicates
   for (const [incidentId, add] of touched) await addLinks(tx, incidentId, add);
-  for (const incidentId of touched.keys()) await refreshSuspects(tx, incidentId, now, ALERT_ACTOR);
   return [...touched.keys()];
 }
 
-/** One batch in one transaction: alerts already recorded are skipped with one query, suspects ranked once per incident. */
+/** One batch in one transaction: alerts already recorded are skipped with one query. */
 async function ingestBatch(tx: Tx, batch: Item[], now: Date, config: IncidentRulesConfig): Promise<{ outcomes: AlertOutcome[]; touched: number[] }> {
   const keys = batch.map((i) => keyOf(i.alert));
   const rows = await tx.incidentEvent.findMany({ where: { idempotencyKey: { in: keys } }, select: { idempotencyKey: true, incidentId: true } });
@@ -208,13 +211,20 @@ export async function ingestDelivery(db: Db, delivery: Delivery, opts: { now?: D
     result.outcomes.forEach((o, i) => (outcomes[batch[i].index] = o));
     if (result.touched.length > 0) announceIncidents(result.touched);
   }
-  let gapped: number[];
+  // Suspects are ranked once per delivery (an incident's ranking reads all its members), also on a redelivery,
+  // so a retry after a failure here still ranks them.
+  const firing = [...new Set(outcomes.flatMap((o) => (o.status === "firing" && o.incidentId !== null ? [o.incidentId] : [])))];
   try {
-    gapped = await recordGaps(db, delivery, outcomes, now);
+    for (let start = 0; start < firing.length; start += SUSPECT_BATCH) {
+      await inTransaction(db, async (tx) => {
+        for (const id of firing.slice(start, start + SUSPECT_BATCH)) await refreshSuspects(tx, id, now, ALERT_ACTOR);
+      });
+    }
+    const gapped = await inTransaction(db, (tx) => recordGaps(tx, delivery, outcomes, now));
+    announceIncidents([...new Set([...firing, ...gapped])]);
   } catch (error) {
     throw new DeliveryFailed(delivery.alerts.length, delivery.alerts.length, error);
   }
-  if (gapped.length > 0) announceIncidents(gapped);
   return outcomes;
 }
 
