@@ -1,5 +1,7 @@
 import { existsSync } from "node:fs";
+import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as getIncident } from "@/app/api/v1/incidents/[id]/route";
 import { setDatabaseUrl } from "@/lib/env";
 import { group, startAlertmanager, startReceiver, until, ALERTMANAGER_BIN, type RunningAlertmanager } from "@/test/alertmanager";
 import { sweepIncidents } from "./apply-round";
@@ -38,7 +40,10 @@ describe("the real Alertmanager in front of Faultline", () => {
     const startsAt = new Date(Date.now() - 60_000).toISOString();
     await am.push(group(1_001, { alertname: "NodeDiskFilling", cluster: "prod", startsAt }));
     await am.push(group(1_800, { alertname: "KMSDecryptSlow", cluster: "prod", startsAt, pad: 500 }));
-    await until("both groups recorded", async () => (await count("alert_received", "NodeDiskFilling")) === 1_001 && (await count("alert_received", "KMSDecryptSlow")) === 1_800, 60_000);
+    const answered = (n: number) => receiver.deliveries.some((d) => d.status === 200 && d.alerts === n);
+    await until("both groups answered whole", () => answered(1_001) && answered(1_800), 60_000);
+    expect(await count("alert_received", "NodeDiskFilling")).toBe(1_001);
+    expect(await count("alert_received", "KMSDecryptSlow")).toBe(1_800);
 
     // Alertmanager may flush a group while it is still taking the alerts in; the next flush sends it whole.
     const whole = receiver.deliveries.filter((d) => d.status === 200);
@@ -73,5 +78,10 @@ describe("the real Alertmanager in front of Faultline", () => {
     expect(events[0].summary).toMatch(/^Alertmanager left out 70 alerts of this group \(it sent 50 alerts; raise max_alerts/);
     expect(events[0].incident.cluster).toBe("staging");
     expect(events[0].payload).toMatchObject({ truncatedAlerts: 70, delivered: 50, alertsHere: 50 });
+    // What the incident page shows: above the timeline, and in it.
+    const id = String(events[0].incidentId);
+    const detail = await (await getIncident(new NextRequest(`http://127.0.0.1/api/v1/incidents/${id}`), { params: Promise.resolve({ id }) })).json();
+    expect(detail.alertGaps).toEqual([expect.objectContaining({ kind: "alerts_truncated", summary: events[0].summary })]);
+    expect(detail.timeline.filter((e: { kind: string }) => e.kind === "alerts_truncated")).toHaveLength(1);
   });
 });
