@@ -30,7 +30,7 @@ export async function POST(request: NextRequest) {
     return retryLater(`delivery of ${declared ? "" : "more than "}${bytes} bytes is over Faultline's limit of ${ALERTMANAGER_BODY_LIMIT} bytes; nothing was recorded and Alertmanager keeps the group. Split the group (group_by) or set max_alerts in the receiver.`);
   }
   if ("notJson" in read) return invalid({ body: ["must be JSON"] });
-  const parsed = parseDelivery(read.value, cluster);
+  const parsed = await parseDelivery(read.value, cluster);
   if ("tooMany" in parsed) {
     return retryLater(`delivery of ${parsed.tooMany} alerts is over Faultline's limit of ${ALERTMANAGER_ALERT_LIMIT} alerts; nothing was recorded and Alertmanager keeps the group. Split the group (group_by) or set max_alerts in the receiver.`);
   }
