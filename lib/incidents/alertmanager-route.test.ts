@@ -52,6 +52,15 @@ describe("the Alertmanager webhook with hostile deliveries", () => {
     expect(await db.prisma.incidentEvent.count({ where: { incidentId: incident.id, kind: { in: ["alert_received", "alerts_refused"] } } })).toBe(4);
   });
 
+  it("refuses an alert nested 10,000 levels deep alone", async () => {
+    const deep = `${'{"x":'.repeat(10_000)}"bottom"${"}".repeat(10_000)}`; // JSON.stringify cannot build it
+    const text = JSON.stringify(delivery([alert(0, "Deep", { labels: { alertname: "Deep", nested: "DEEP" } }), alert(1, "Deep")])).replace('"DEEP"', deep);
+    const request = new NextRequest("http://127.0.0.1:3000/api/v1/alerts/alertmanager", { method: "POST", body: text });
+    const body = await (await POST(request)).json();
+    expect(body.outcomes.map((o: { result: string }) => o.result)).toEqual(["refused", "recorded"]);
+    expect(body.outcomes[0].fields).toEqual({ "alerts.0.labels.nested": [expect.stringContaining("expected string")] });
+  });
+
   it("records the same alert twice in one delivery once", async () => {
     const body = await (await POST(post(delivery([alert(0, "Twice"), alert(0, "Twice")])))).json();
     expect(body.outcomes.map((o: { result: string }) => o.result)).toEqual(["recorded", "duplicate"]);
