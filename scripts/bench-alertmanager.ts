@@ -23,7 +23,11 @@ async function main() {
   await migrate(pg.url);
   setDatabaseUrl(pg.url);
   const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: pg.url }) });
-  const receiver = await startReceiver();
+  const t = performance.now();
+  const receiver = await startReceiver((d) => {
+    const summary = Object.fromEntries(Object.entries(d.body).filter(([k]) => k !== "outcomes"));
+    console.log(`  [${((performance.now() - t) / 1000).toFixed(0)} s] delivery: ${d.status}, ${mb(d.bytes)}, answered in ${(d.ms / 1000).toFixed(1)} s, ${JSON.stringify(summary)}`);
+  });
   const am = await startAlertmanager({ webhookUrl: `${receiver.url}/api/v1/alerts/alertmanager`, groupWait: "1s", groupInterval: process.env.BENCH_GROUP_INTERVAL ?? "30s" });
   const recorded = (alertname: string, kind: string) => prisma.incidentEvent.count({ where: { kind, payload: { path: ["alertname"], equals: alertname } } });
 
@@ -58,6 +62,8 @@ async function main() {
       const last = resolved.find((d) => d.status === 200 && d.alerts === n);
       console.log(`${String(n).padStart(6)} alerts resolved:  ${mb(last?.bytes ?? 0)}, recorded in ${((last?.ms ?? 0) / 1000).toFixed(1)} s (push to all on record ${((performance.now() - t1) / 1000).toFixed(1)} s), ${resolved.length} deliveries, answers ${resolved.map((d) => d.status).join(",")}`);
     }
+  } catch (error) {
+    console.log(`${(error as Error).message}; Alertmanager's log (notify lines):\n${am.log().split("\n").filter((l) => /notify|Notify/.test(l)).slice(-8).join("\n")}`);
   } finally {
     await am.stop();
     await receiver.close();

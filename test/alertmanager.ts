@@ -32,7 +32,7 @@ async function freePort(): Promise<number> {
 }
 
 /** A loopback server that calls the route handler for each delivery and keeps what it answered. */
-export async function startReceiver(): Promise<{ url: string; deliveries: Delivered[]; close: () => Promise<void> }> {
+export async function startReceiver(onDelivery?: (d: Delivered) => void): Promise<{ url: string; deliveries: Delivered[]; close: () => Promise<void> }> {
   const deliveries: Delivered[] = [];
   const server: Server = createServer(async (req, res) => {
     const started = performance.now();
@@ -57,7 +57,9 @@ export async function startReceiver(): Promise<{ url: string; deliveries: Delive
     const text = await response.text();
     const body = JSON.parse(text) as Record<string, unknown>;
     const declared = Number(req.headers["content-length"] ?? 0);
-    deliveries.push({ status: response.status, bytes: Math.max(bytes, declared), alerts: Number(body.received ?? 0), truncatedAlerts: Number(body.truncatedAlerts ?? 0), ms: performance.now() - started, body });
+    const delivered = { status: response.status, bytes: Math.max(bytes, declared), alerts: Number(body.received ?? 0), truncatedAlerts: Number(body.truncatedAlerts ?? 0), ms: performance.now() - started, body };
+    deliveries.push(delivered);
+    onDelivery?.(delivered);
     res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
     res.end(text);
   });

@@ -48,10 +48,13 @@ export class DeliveryFailed extends Error {
 type Item = Delivery["alerts"][number];
 const keyOf = (a: MappedAlert) => `alertmanager:${a.fingerprint}:${a.startsAt.toISOString()}:${a.status}`;
 
+const known = new WeakMap<object, { entryIds: Set<string>; runbookIds: Set<string> }>();
+
 function links(alert: MappedAlert): { links: Links; unknown: string[] } {
   const catalog = getCatalog();
-  const entryIds = new Set(catalog.entries.map((e) => e.id));
-  const runbookIds = new Set(catalog.runbooks.map((r) => r.id));
+  let ids = known.get(catalog);
+  if (!ids) known.set(catalog, (ids = { entryIds: new Set(catalog.entries.map((e) => e.id)), runbookIds: new Set(catalog.runbooks.map((r) => r.id)) }));
+  const { entryIds, runbookIds } = ids;
   const unknown = [...alert.catalogIds.filter((id) => !entryIds.has(id)).map((id) => `catalog/${id}`), ...alert.runbookIds.filter((id) => !runbookIds.has(id)).map((id) => `runbooks/${id}`)];
   return {
     links: {
