@@ -158,13 +158,16 @@ export async function until(what: string, check: () => boolean | Promise<boolean
   }
 }
 
-/** `n` alerts of one group (alertname, cluster), each on its own instance, with a label padded to `pad` characters. */
+/**
+ * `n` alerts of one group (alertname, cluster), each on its own instance, with a label padded to `pad` characters.
+ * Firing ones end in an hour, as Prometheus sets endsAt; without it Alertmanager resolves them after resolve_timeout (5m).
+ */
 export function group(n: number, opts: { alertname: string; cluster: string; startsAt: string; pad?: number; offset?: number; endsAt?: string }): PostableAlert[] {
   const padding = "p".repeat(opts.pad ?? 0);
   return Array.from({ length: n }, (_, i) => ({
     labels: { alertname: opts.alertname, cluster: opts.cluster, severity: "warning", instance: `node-${(opts.offset ?? 0) + i}:9100`, ...(opts.pad ? { padding } : {}) },
     annotations: { summary: `disk filling on node-${(opts.offset ?? 0) + i}` },
     startsAt: opts.startsAt,
-    ...(opts.endsAt ? { endsAt: opts.endsAt } : {}),
+    endsAt: opts.endsAt ?? new Date(Date.now() + 3_600_000).toISOString(),
   }));
 }
