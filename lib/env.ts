@@ -47,6 +47,8 @@ export const EnvSchema = z.object({
   // Debian's Prometheus scraping the demo cluster's metrics, when /usr/bin/prometheus is installed.
   FAULTLINE_DEMO_PROMETHEUS: z.enum(["on", "off"]).default("on"),
   FAULTLINE_DEMO_INTERVAL_SECONDS: z.coerce.number({ message: "must be a number" }).min(1, "must be 1-3600").max(3600, "must be 1-3600").default(30),
+  // How often the demo API server sends a watch bookmark; a real one: about once a minute.
+  FAULTLINE_DEMO_BOOKMARK_SECONDS: z.coerce.number({ message: "must be a number" }).int("must be whole seconds").min(1, "must be 1-300").max(300, "must be 1-300").default(60),
   // When incidents open, group, resolve and reopen (docs/incidents.md): a JSON object of the fields to change.
   FAULTLINE_INCIDENT_RULES: z
     .string()

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { ClusterConfigError, loadClustersFile } from "@/lib/clusters/config";
 import path from "node:path";
 import { startDemoPrometheus } from "@/lib/demo/prometheus";
-import { DEMO_BOOKMARK_SECONDS, startDemoCluster } from "@/lib/demo/runtime";
+import { demoBookmarkSeconds, startDemoCluster } from "@/lib/demo/runtime";
 import type { RunningSim } from "@/lib/sim/runtime";
 import { startMonitor } from "@/lib/monitor/monitor";
 import { EnvError, loadEnv } from "@/lib/env";
@@ -61,9 +61,9 @@ export async function startServerProcess(): Promise<void> {
           kubeconfig: demo.kubeconfigPath,
           inCluster: false,
           intervalSeconds: env.FAULTLINE_DEMO_INTERVAL_SECONDS,
-          watchStallSeconds: DEMO_BOOKMARK_SECONDS * 4,
-          openbao: { address: demo.endpoints.url, transitKey: "k8s-kek" },
-          beacon: { healthUrl: `${demo.endpoints.url}/beacon/healthz` },
+          watchStallSeconds: Math.max(5, demoBookmarkSeconds() * 4),
+          openbao: { address: demo.endpoints.url, caFile: demo.caFile, transitKey: "k8s-kek" },
+          beacon: { healthUrl: `${demo.endpoints.url}/beacon/healthz`, caFile: demo.caFile },
           ...("url" in prometheus ? { prometheus: { url: prometheus.url } } : {}),
         },
         openBaoToken: demo.endpoints.openBaoToken,
@@ -86,6 +86,7 @@ async function startDemoMetrics(demo: RunningSim): Promise<{ url: string } | { u
     const started = await startDemoPrometheus({
       dataDir: path.join(env.FAULTLINE_DATA_DIR, "prometheus"),
       simAddress: demo.endpoints.url,
+      caPem: demo.endpoints.caPem,
       token: demo.endpoints.readToken,
       targets: { nodes: nodes.map((n) => n.name), plugins: nodes.flatMap((n) => n.plugins.map((p) => ({ node: n.name, keyID: p.keyID }))) },
       scrapeIntervalSeconds: 5,

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { Agent, fetch } from "undici";
 import { setScenario } from "../lib/sim/scenarios";
 import { startSimulatedCluster, type RunningSim } from "../lib/sim/runtime";
 
@@ -46,7 +47,7 @@ const { values, positionals } = parseArgs({
 });
 
 async function control(verb: "inject" | "clear" | "list", id?: string): Promise<void> {
-  let info: { url: string; adminToken: string };
+  let info: { url: string; adminToken: string; caFile?: string };
   try {
     info = JSON.parse(readFileSync(path.join(DIR, `${values.cluster}.json`), "utf8"));
   } catch {
@@ -56,13 +57,18 @@ async function control(verb: "inject" | "clear" | "list", id?: string): Promise<
   if (values.node) query.set("node", values.node);
   if (values.variant) query.set("variant", values.variant);
   const url = verb === "list" ? `${info.url}/sim/v1/scenarios` : `${info.url}/sim/v1/scenarios/${id}?${query}`;
-  const response = await fetch(url, { method: verb === "list" ? "GET" : verb === "inject" ? "POST" : "DELETE", headers: { Authorization: `Bearer ${info.adminToken}` } }).catch(() =>
+  // The simulator serves TLS with its own CA, written beside the kubeconfig.
+  const ca = info.caFile ? readFileSync(info.caFile, "utf8") : undefined;
+  const dispatcher = new Agent({ connect: ca ? { ca } : {} });
+  const response = await fetch(url, { method: verb === "list" ? "GET" : verb === "inject" ? "POST" : "DELETE", headers: { Authorization: `Bearer ${info.adminToken}` }, dispatcher }).catch(() =>
     fail(`cannot reach the simulated cluster at ${info.url}; is npm run demo still running?`),
   );
-  const body = (await response.json()) as { error?: string; scenarios?: { id: string; title: string; active: boolean; node?: string; catalog: string | null }[] };
+  const body = (await response.json()) as { error?: string; scenarios?: { id: string; title: string; active: boolean; oneShot?: boolean; node?: string; catalog: string | null }[] };
   if (!response.ok) fail(body.error ?? `HTTP ${response.status}`);
   for (const s of body.scenarios ?? []) {
-    if (verb === "list" || s.active) console.log(`${s.active ? "ON " : "   "} ${s.id.padEnd(46)} ${s.title}${s.node ? ` (${s.node})` : ""}`);
+    // A one-off (a watch reset, a restart) has happened by now and is never "on".
+    const done = verb === "inject" && s.oneShot && s.id === id;
+    if (verb === "list" || s.active || done) console.log(`${s.active ? "ON " : done ? "DID" : "   "} ${s.id.padEnd(46)} ${s.title}${s.node ? ` (${s.node})` : ""}`);
   }
 }
 
@@ -92,7 +98,7 @@ async function main(): Promise<void> {
     });
     for (const id of (values.scenario ?? "").split(",").filter(Boolean)) {
       try {
-        setScenario(sim.server.cluster, id, true, { node: values.node, variant: values.variant });
+        await setScenario(sim.server.cluster, id, true, { node: values.node, variant: values.variant });
       } catch (error) {
         await sim.server.stop();
         fail((error as Error).message);

@@ -7,21 +7,40 @@ export NEXT_TELEMETRY_DISABLED=1
 
 step() { printf '\n== %s\n' "$1"; }
 
-# Debian's Chromium (the end-to-end tests) and Prometheus 2.42 (the metrics tests, and the demo's KMS metrics
-# in the end-to-end run): installed here when running as root, otherwise named; the tests fail, not skip, without them.
+# Debian's Chromium (the end-to-end tests), Prometheus 2.42 (the metrics tests, and the demo's KMS metrics in the
+# end-to-end run), Alertmanager, and the real Kubernetes clients the demo cluster's contract test drives (the official
+# Python client, python3-kubernetes; kubectl below): installed here when running as root, otherwise named; the tests
+# fail, not skip, without them.
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/bin/prometheus ] || missing+=(prometheus)
+[ -x /usr/bin/prometheus-alertmanager ] || missing+=(prometheus-alertmanager)
+/usr/bin/python3 -c 'import kubernetes' 2>/dev/null || missing+=(python3-kubernetes)
+# Debian's kubectl (package kubernetes-client) is unpacked under .data/tools, not installed: /usr/bin/kubectl
+# belongs to another package on some machines.
+KUBECTL=.data/tools/kubernetes-client/usr/bin/kubectl
+updated=""
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
     step "installing Debian's ${missing[*]} for the tests (about a minute)"
     apt-get update -qq
+    updated=1
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
-    echo "npm test needs ${missing[*]} (/usr/bin/chromium, /usr/bin/prometheus): run 'sudo apt-get install --no-install-recommends ${missing[*]}' and try again" >&2
+    echo "npm test needs ${missing[*]} (/usr/bin/chromium, /usr/bin/prometheus, /usr/bin/prometheus-alertmanager, python3-kubernetes): run 'sudo apt-get install --no-install-recommends ${missing[*]}' and try again" >&2
     exit 1
   fi
 fi
+if [ ! -x "$KUBECTL" ]; then
+  step "unpacking Debian's kubectl (kubernetes-client) into .data/tools for the tests"
+  if [ "$(id -u)" = "0" ] && [ -z "$updated" ]; then apt-get update -qq; fi
+  unpack=$(mktemp -d)
+  (cd "$unpack" && apt-get download -qq -o APT::Sandbox::User="$(id -un)" kubernetes-client >/dev/null) || { echo "npm test needs Debian's kubernetes-client package (apt-get download kubernetes-client failed)" >&2; exit 1; }
+  mkdir -p .data/tools/kubernetes-client
+  dpkg-deb -x "$unpack"/kubernetes-client_*.deb .data/tools/kubernetes-client
+  rm -rf "$unpack"
+fi
+export FAULTLINE_KUBECTL="$PWD/$KUBECTL"
 
 mkdir -p test-results
 step "type-check"

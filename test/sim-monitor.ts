@@ -23,8 +23,11 @@ export async function startSimMonitor(): Promise<SimMonitor> {
   const dir = mkdtempSync(path.join(tmpdir(), "faultline-sim-monitor-"));
   const kubeconfig = path.join(dir, "demo.kubeconfig");
   writeFileSync(kubeconfig, kubeconfigFor("demo", endpoints));
+  // OpenBao and the bridge live on the simulator's TLS port too: they are trusted through its CA file.
+  const caFile = path.join(dir, "demo-ca.crt");
+  writeFileSync(caFile, endpoints.caPem ?? "");
   const entry: Monitored = {
-    target: { cluster: ClusterConfig.parse({ name: "demo", kubeconfig, intervalSeconds: 30, watchStallSeconds: 30, openbao: { address: endpoints.url, transitKey: "k8s-kek" }, beacon: { healthUrl: `${endpoints.url}/beacon/healthz` } }), openBaoToken: endpoints.openBaoToken },
+    target: { cluster: ClusterConfig.parse({ name: "demo", kubeconfig, intervalSeconds: 30, watchStallSeconds: 30, openbao: { address: endpoints.url, caFile, transitKey: "k8s-kek" }, beacon: { healthUrl: `${endpoints.url}/beacon/healthz`, caFile } }), openBaoToken: endpoints.openBaoToken },
     simulated: true,
     sources: {},
     memo: newMemo(),

@@ -32,7 +32,8 @@ export default async function GameDayPage() {
   const categoryName = new Map<string, string>(CATEGORIES.map((c) => [c.id, c.name]));
   const rows: ScenarioRow[] = listScenarios(demo.cluster).map((s) => {
     const entry = s.catalog ? byId.get(s.catalog) : undefined;
-    return { ...s, catalogTitle: entry?.title, group: entry ? (categoryName.get(entry.category) ?? entry.category) : "Health reporting" };
+    const group = s.api ? "API server faults" : entry ? (categoryName.get(entry.category) ?? entry.category) : "Health reporting";
+    return { ...s, catalogTitle: entry?.title, group };
   });
   const nodes = demo.cluster.model.nodes.filter((n) => !n.name.endsWith("-replacement")).map((n) => n.name);
   const interval = loadEnv().FAULTLINE_DEMO_INTERVAL_SECONDS;
@@ -44,9 +45,11 @@ export default async function GameDayPage() {
         endpoints and metrics Faultline reads; clear it to put the cluster back. The health reporters write every{" "}
         {interval} s.
       </p>
-      <p className="muted" style={{ fontSize: "0.85rem" }}>
-        Point kubectl at it: <code>KUBECONFIG={demo.sim.kubeconfigPath} kubectl get kubeapiservers cluster -o yaml</code>{" "}
-        (read-only; the <code>demo-admin</code> context may write).
+      <p className="muted" style={{ fontSize: "0.85rem" }} data-testid="kubectl-command">
+        Point kubectl at it (TLS, verified with the cluster&apos;s own CA in the kubeconfig):{" "}
+        <code>KUBECONFIG={demo.sim.kubeconfigPath} kubectl get nodes,kubeapiservers -o wide</code>, or watch one kind:{" "}
+        <code>KUBECONFIG={demo.sim.kubeconfigPath} kubectl get kubeapiservers -w</code>. Read-only;{" "}
+        <code>--context demo-admin</code> may write.
       </p>
       <div className="two-col">
         <ScenarioTable rows={rows} nodes={nodes} refreshSeconds={Math.min(interval, 10)} />

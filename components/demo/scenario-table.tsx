@@ -13,6 +13,10 @@ export interface ScenarioRow {
   perNode: boolean;
   variants: string[];
   active: boolean;
+  /** A fault of the API server itself (no catalog entry). */
+  api: boolean;
+  /** Happens once when injected (a reset, a restart) and is never in force. */
+  oneShot: boolean;
   node?: string;
   variant?: string;
 }
@@ -81,7 +85,13 @@ export function ScenarioTable({ rows, nodes, refreshSeconds }: { rows: ScenarioR
                     <td>
                       <strong>{row.title}</strong>
                       <span className="sub">
-                        {row.catalog ? <Link href={`/catalog/${row.catalog}`}>{row.catalogTitle ?? row.catalog}</Link> : "No catalog entry: a health-reporting condition"}
+                        {row.catalog ? (
+                          <Link href={`/catalog/${row.catalog}`}>{row.catalogTitle ?? row.catalog}</Link>
+                        ) : row.api ? (
+                          "No catalog entry: an API-server fault, to rehearse how Faultline's watches cope"
+                        ) : (
+                          "No catalog entry: a health-reporting condition"
+                        )}
                         {" · "}
                         <code>{row.id}</code>
                       </span>
@@ -106,6 +116,10 @@ export function ScenarioTable({ rows, nodes, refreshSeconds }: { rows: ScenarioR
                       {row.active ? (
                         <button type="button" className="button" onClick={() => change(row, false)} disabled={pending}>
                           Clear
+                        </button>
+                      ) : row.oneShot ? (
+                        <button type="button" className="button button-primary" onClick={() => change(row, true)} disabled={pending}>
+                          Do it now
                         </button>
                       ) : (
                         <button type="button" className="button button-primary" onClick={() => change(row, true)} disabled={pending}>

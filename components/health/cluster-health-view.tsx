@@ -8,6 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { ComponentCards } from "./component-cards";
 import { age, KmsMatrixTable, STATE_TONE } from "./kms-matrix-table";
 import { KmsMetricsPanel } from "./kms-metrics-panel";
+import { RefusedUnits } from "./refused-units";
 
 export type SignalLinks = Record<string, { catalog: { id: string; title: string }[]; runbooks: { id: string; title: string }[] }>;
 
@@ -51,6 +52,7 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
         ) : null}
       </div>
       <ComponentCards signals={h.signals} />
+      <RefusedUnits health={h} />
       {query.isError ? <p className="callout">Faultline itself could not be reached just now; showing what it last said ({age(h.checkedAt, new Date().toISOString())}).</p> : null}
       {down.length > 0 ? (
         <div className="callout" data-testid="sources-down">

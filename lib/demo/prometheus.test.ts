@@ -28,6 +28,7 @@ beforeAll(async () => {
     // Relative, as FAULTLINE_DATA_DIR usually is (.data): the token file must still be found.
     dataDir: path.relative(process.cwd(), dir),
     simAddress: endpoints.url,
+    caPem: endpoints.caPem,
     token: endpoints.readToken,
     targets: { nodes, plugins: nodes.map((node) => ({ node, keyID: "1" })) },
     scrapeIntervalSeconds: 1,

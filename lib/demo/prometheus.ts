@@ -8,8 +8,10 @@ import { PROMETHEUS_BINARY, PrometheusStartError, startPrometheus } from "@/lib/
 
 export interface DemoPrometheusOptions {
   dataDir: string;
-  /** The simulator's base URL, e.g. http://127.0.0.1:41234 (loopback only). */
+  /** The simulator's base URL, e.g. https://127.0.0.1:41234 (loopback only). */
   simAddress: string;
+  /** PEM of the CA the simulator's serving certificate chains to; Prometheus verifies it. */
+  caPem?: string;
   /** The simulator's read-only bearer token; written to a 0600 file Prometheus reads, never logged. */
   token: string;
   targets: { nodes: string[]; plugins: { node: string; keyID: string }[] };
@@ -36,10 +38,12 @@ export async function startDemoPrometheus(opts: DemoPrometheusOptions): Promise<
   // Prometheus reads credentials_file relative to its config file, so every path it is given is absolute.
   const dataDir = path.resolve(opts.dataDir);
   const tokenFile = path.join(dataDir, "sim-token");
-  const config = demoConfig(sim, tokenFile, opts);
+  const caFile = opts.caPem ? path.join(dataDir, "sim-ca.crt") : undefined;
+  const config = demoConfig(sim, tokenFile, opts, caFile);
   try {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     await writeFile(tokenFile, opts.token, { mode: 0o600 });
+    if (caFile) await writeFile(caFile, opts.caPem!, { mode: 0o644 });
     const running = await startPrometheus({ dataDir, config, binary: opts.binary ?? PROMETHEUS_BINARY });
     return { url: running.url, startMs: running.startMs, stop: running.stop };
   } catch (error) {
@@ -49,7 +53,7 @@ export async function startDemoPrometheus(opts: DemoPrometheusOptions): Promise<
 }
 
 /** The scrape config: one job per kind of endpoint, one target per node or plugin, labelled node (and key_id). */
-export function demoConfig(sim: URL, tokenFile: string, opts: Pick<DemoPrometheusOptions, "targets" | "scrapeIntervalSeconds">): string {
+export function demoConfig(sim: URL, tokenFile: string, opts: Pick<DemoPrometheusOptions, "targets" | "scrapeIntervalSeconds">, caFile?: string): string {
   const interval = `${opts.scrapeIntervalSeconds}s`;
   const job = (name: string, targets: { labels: Record<string, string> }[]) => ({
     job_name: name,
@@ -57,6 +61,8 @@ export function demoConfig(sim: URL, tokenFile: string, opts: Pick<DemoPrometheu
     scrape_interval: interval,
     scrape_timeout: `${Math.max(1, Math.min(opts.scrapeIntervalSeconds, 10))}s`,
     authorization: { type: "Bearer", credentials_file: tokenFile },
+    // The simulator's own CA: the serving certificate is verified, as for a real API server.
+    ...(caFile ? { tls_config: { ca_file: caFile } } : {}),
     // Every target is the same host:port with its own path; the path travels as __metrics_path__.
     static_configs: targets.map((t) => ({ targets: [sim.host], labels: t.labels })),
   });

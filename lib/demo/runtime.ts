@@ -7,7 +7,6 @@ import { startSimulatedCluster, type RunningSim } from "@/lib/sim/runtime";
 // Kept on globalThis: instrumentation starts it, route handlers (another bundle) drive it.
 
 const KEY = Symbol.for("faultline.demo");
-export const DEMO_BOOKMARK_SECONDS = 5;
 type Store = Record<symbol, Promise<RunningSim> | undefined>;
 
 export function startDemoCluster(): Promise<RunningSim> | undefined {
@@ -18,9 +17,10 @@ export function startDemoCluster(): Promise<RunningSim> | undefined {
     name: "demo",
     nodes: env.FAULTLINE_DEMO_NODES,
     intervalMs: env.FAULTLINE_DEMO_INTERVAL_SECONDS * 1000,
-    // Bookmarks more often than a real API server's minute, so the watchdog's bound can be short.
-    bookmarkIntervalMs: DEMO_BOOKMARK_SECONDS * 1000,
-    dir: path.join(env.FAULTLINE_DATA_DIR, "demo"),
+    // A real API server's cadence (about once a minute) unless FAULTLINE_DEMO_BOOKMARK_SECONDS says otherwise.
+    bookmarkIntervalMs: env.FAULTLINE_DEMO_BOOKMARK_SECONDS * 1000,
+    // Absolute, so the kubectl command the Game day page prints works from any directory.
+    dir: path.resolve(env.FAULTLINE_DATA_DIR, "demo"),
   });
   return store[KEY];
 }
@@ -29,6 +29,11 @@ export async function getDemoCluster(): Promise<{ cluster: SimCluster; sim: Runn
   const pending = (globalThis as unknown as Store)[KEY];
   const sim = await pending?.catch(() => undefined);
   return sim ? { cluster: sim.server.cluster, sim } : undefined;
+}
+
+/** The demo API server's bookmark interval in seconds (the monitor's stall bound follows it). */
+export function demoBookmarkSeconds(): number {
+  return loadEnv().FAULTLINE_DEMO_BOOKMARK_SECONDS;
 }
 
 export function isDemoEnabled(): boolean {

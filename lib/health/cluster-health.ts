@@ -1,6 +1,7 @@
 import type { RawObservation, Sources } from "@/lib/monitor/collect";
 import type { SourceState } from "@/lib/monitor/sources";
 import type { KmsMetrics } from "@/lib/prometheus/kms-metrics";
+import type { Refusal } from "@/lib/text/refusal";
 import { buildKmsMatrix, type KmsMatrix } from "./kms-matrix";
 import { parseKmsProvidersHealth } from "./parse-apiserver-health";
 import { parseOpenBaoHealth, parseTransitKey } from "./parse-openbao";
@@ -17,7 +18,9 @@ export interface ClusterHealth {
   simulated: boolean;
   checkedAt: string;
   intervalSeconds: number;
-  sources: { name: string; up: boolean; lastSuccess?: string; downSince?: string; lastError?: string; watch?: SourceState["watch"] }[];
+  sources: { name: string; up: boolean; lastSuccess?: string; downSince?: string; lastError?: string; watch?: SourceState["watch"]; cleaned?: string }[];
+  /** Signals and sources that failed alone: stored or judged by the incident rules they could not be; the rest were. */
+  refused?: (Refusal & { stage: "store" | "judge" })[];
   /** The kube-apiserver's node x plugin matrix (kubeapiservers CR): the one that blocks API-server start-up. */
   matrix?: KmsMatrix;
   /**
@@ -61,7 +64,19 @@ function nodesOf(value: RawObservation["nodes"]) {
   });
 }
 
-export function composeClusterHealth(input: { name: string; simulated: boolean; intervalSeconds: number; sources: Sources; now: Date; prometheusNote?: string }): ClusterHealth {
+export interface ComposeInput {
+  name: string;
+  simulated: boolean;
+  intervalSeconds: number;
+  sources: Sources;
+  now: Date;
+  prometheusNote?: string;
+  /** What the text boundary changed per source ("1 character replaced (U+0000)"). */
+  cleaned?: ReadonlyMap<string, string>;
+  refused?: ClusterHealth["refused"];
+}
+
+export function composeClusterHealth(input: ComposeInput): ClusterHealth {
   const { sources, now } = input;
   const cr = sources.kubeapiserver?.value;
   const nodes = nodesOf(sources.nodes?.value);
@@ -121,7 +136,7 @@ export function composeClusterHealth(input: { name: string; simulated: boolean; 
     simulated: input.simulated,
     checkedAt: now.toISOString(),
     intervalSeconds: input.intervalSeconds,
-    sources: Object.values(sources).map((s) => ({ name: s!.name, up: s!.up, lastSuccess: s!.lastSuccess, downSince: s!.downSince, lastError: s!.lastError, ...(s!.watch ? { watch: s!.watch } : {}) })),
+    sources: Object.values(sources).map((s) => ({ name: s!.name, up: s!.up, lastSuccess: s!.lastSuccess, downSince: s!.downSince, lastError: s!.lastError, ...(s!.watch ? { watch: s!.watch } : {}), ...(input.cleaned?.get(s!.name) ? { cleaned: input.cleaned.get(s!.name) } : {}) })),
     matrix,
     serverMatrices,
     reasons,
@@ -131,5 +146,6 @@ export function composeClusterHealth(input: { name: string; simulated: boolean; 
     disagreement,
     signals,
     summary,
+    ...(input.refused?.length ? { refused: input.refused } : {}),
   };
 }

@@ -1,12 +1,16 @@
 import type { Signal } from "@/lib/health/signal-model";
+import { cleanText, cleanValue } from "@/lib/text/outside-text";
+import { reasonOf, unitOf, type Refusal } from "@/lib/text/refusal";
 import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "./config";
 import { fingerprintOf } from "./fingerprint";
 import { closeIncident, joinIncident, loadViews, openIncident, refreshSuspects, reopenIncident, RULES_ACTOR, type MemberInput } from "./membership";
 import { decideRound, incidentHealthySince, type Observation, type RuleState, type Trigger } from "./rules";
-import { appendEvent, inTransaction, type Db, type Tx } from "./tx";
+import { appendEvent, inTransaction, RaceLost, type Db, type Tx } from "./tx";
 
 // One monitor round of one cluster through the incident rules, in one transaction: the rules' memory is
 // read and written with the incidents it decides about, so a crash or a restart neither loses nor repeats.
+// Each decision runs under its own savepoint: one the database refuses is rolled back alone, its rule memory
+// is kept as it was (so it is tried again next round), and the others are committed.
 
 export interface RoundOutcome {
   opened: number[];
@@ -15,6 +19,8 @@ export interface RoundOutcome {
   resolved: number[];
   /** Signal transitions recorded on incidents. */
   transitions: number;
+  /** Decisions the database refused, each alone; absent when there were none. */
+  refused?: Refusal[];
 }
 
 async function loadRuleState(tx: Tx, cluster: string): Promise<RuleState> {
@@ -30,7 +36,7 @@ async function saveRuleState(tx: Tx, cluster: string, state: RuleState, changed:
     SELECT ${cluster}, s.signal, s.subject, s.state, s.since, s.streak, s.handled, s.detail, ${now}
     FROM unnest(${rows.map((r) => r.signal)}::text[], ${rows.map((r) => r.subject)}::text[], ${rows.map((r) => r.state)}::text[],
                 ${rows.map((r) => r.since.toISOString())}::timestamptz[], ${rows.map((r) => r.streak)}::int[], ${rows.map((r) => r.handled)}::boolean[],
-                ${rows.map((r) => r.detail.slice(0, 2000))}::text[]) AS s(signal, subject, state, since, streak, handled, detail)
+                ${rows.map((r) => cleanText(r.detail, 2000))}::text[]) AS s(signal, subject, state, since, streak, handled, detail)
     ON CONFLICT ("cluster", "signal", "subject") DO UPDATE SET "state" = EXCLUDED."state", "since" = EXCLUDED."since", "streak" = EXCLUDED."streak",
       "handled" = EXCLUDED."handled", "detail" = EXCLUDED."detail", "updated_at" = EXCLUDED."updated_at"`;
 }
@@ -42,52 +48,130 @@ const member = (cluster: string, t: Trigger): MemberInput => ({ cluster, signal:
  * monitor round (only the process that holds the cluster); a failed call can simply be repeated next round.
  */
 export async function applyRound(db: Db, cluster: string, signals: Signal[], now: Date, config: IncidentRulesConfig = DEFAULT_RULES_CONFIG): Promise<RoundOutcome> {
+  // The monitor's intake already cleaned these; a detail is cheap to clean again, evidence is cleaned where it is written.
+  const clean = signals.map((s) => ({ ...s, detail: cleanText(s.detail) }));
   return inTransaction(db, async (tx) => {
     const outcome: RoundOutcome = { opened: [], joined: [], reopened: [], resolved: [], transitions: 0 };
+    const refused: Refusal[] = [];
+    const failed = new Set<string>();
+    const unit = (fingerprints: string[], label: string, work: () => Promise<void>) => inSavepoint(tx, work, (error) => {
+      for (const fp of fingerprints) failed.add(fp);
+      const reason = reasonOf(error);
+      refused.push({ unit: label, reason });
+      // Once per unit and reason, not every round while it stays refused.
+      const logKey = `${cluster}\u0000${label}`;
+      if (logged.get(logKey) !== reason) console.error(`[faultline] incident rules ${cluster}: ${label}: refused: ${reason}`);
+      logged.set(logKey, reason);
+    });
     const previous = await loadRuleState(tx, cluster);
     const incidents = await loadViews(tx, cluster, now, config);
-    const { state, changed, actions } = decideRound({ cluster, previous, signals, incidents, now, config });
-    const evidence = new Map(signals.map((s) => [fingerprintOf({ cluster, signal: s.id, subject: s.subject }), s.evidence]));
+    const { state, changed, actions } = decideRound({ cluster, previous, signals: clean, incidents, now, config });
+    const evidence = new Map(clean.map((s) => [fingerprintOf({ cluster, signal: s.id, subject: s.subject }), s.evidence]));
     const touched = new Set<number>();
+    const fp = (t: Trigger) => fingerprintOf({ cluster, signal: t.signal, subject: t.subject });
     for (const action of actions) {
       if (action.kind === "transition") {
-        await tx.incidentMember.updateMany({
-          where: { incidentId: action.incidentId, fingerprint: action.fingerprint },
-          data: { state: action.to, detail: action.detail.slice(0, 2000), changedAt: now, healthySince: action.healthy ? now : null },
+        await unit([action.fingerprint], unitOf(action.signal, action.subject), async () => {
+          await tx.incidentMember.updateMany({
+            where: { incidentId: action.incidentId, fingerprint: action.fingerprint },
+            data: { state: action.to, detail: cleanText(action.detail, 2000), changedAt: now, healthySince: action.healthy ? now : null },
+          });
+          const recorded = await appendEvent(tx, {
+            incidentId: action.incidentId,
+            at: now,
+            kind: "signal_transition",
+            actor: RULES_ACTOR,
+            summary: `${action.signal} on ${action.subject}: ${action.from} → ${action.to}`,
+            payload: { signal: action.signal, subject: action.subject, from: action.from, to: action.to, detail: action.detail, evidence: cleanValue(evidence.get(action.fingerprint)) },
+            key: `transition:${action.incidentId}:${action.fingerprint}:${action.to}:${now.toISOString()}`,
+          });
+          if (recorded) outcome.transitions++;
+          if (!action.healthy) await tx.incident.update({ where: { id: action.incidentId }, data: { lastSeenAt: now, updatedAt: now } });
+          touched.add(action.incidentId);
         });
-        const recorded = await appendEvent(tx, {
-          incidentId: action.incidentId,
-          at: now,
-          kind: "signal_transition",
-          actor: RULES_ACTOR,
-          summary: `${action.signal} on ${action.subject}: ${action.from} → ${action.to}`,
-          payload: { signal: action.signal, subject: action.subject, from: action.from, to: action.to, detail: action.detail, evidence: evidence.get(action.fingerprint) },
-          key: `transition:${action.incidentId}:${action.fingerprint}:${action.to}:${now.toISOString()}`,
-        });
-        if (recorded) outcome.transitions++;
-        if (!action.healthy) await tx.incident.update({ where: { id: action.incidentId }, data: { lastSeenAt: now, updatedAt: now } });
-        touched.add(action.incidentId);
       } else if (action.kind === "open") {
-        const { incidentId, created } = await openIncident(tx, action.group.map((t) => member(cluster, t)), { now, reason: action.group[0].reason });
-        (created ? outcome.opened : outcome.joined).push(incidentId);
-        touched.add(incidentId);
+        const opened = await inSavepoint(tx, async () => {
+          const { incidentId, created } = await openIncident(tx, action.group.map((t) => member(cluster, t)), { now, reason: action.group[0].reason });
+          (created ? outcome.opened : outcome.joined).push(incidentId);
+          touched.add(incidentId);
+        });
+        // A group the database refused opens without its refused members: the first that can be written opens, the rest join it.
+        if (!opened) {
+          let incidentId: number | undefined;
+          for (const t of action.group) {
+            await unit([fp(t)], unitOf(t.signal, t.subject), async () => {
+              if (incidentId === undefined) {
+                const result = await openIncident(tx, [member(cluster, t)], { now, reason: t.reason });
+                incidentId = result.incidentId;
+                (result.created ? outcome.opened : outcome.joined).push(incidentId);
+              } else await joinIncident(tx, incidentId, member(cluster, t), now);
+              touched.add(incidentId);
+            });
+          }
+        }
       } else if (action.kind === "join") {
-        touched.add(await joinIncident(tx, action.incidentId, member(cluster, action.trigger), now));
-        outcome.joined.push(action.incidentId);
+        await unit([fp(action.trigger)], unitOf(action.trigger.signal, action.trigger.subject), async () => {
+          touched.add(await joinIncident(tx, action.incidentId, member(cluster, action.trigger), now));
+          outcome.joined.push(action.incidentId);
+        });
       } else if (action.kind === "reopen") {
-        touched.add(await reopenIncident(tx, action.incidentId, member(cluster, action.trigger), now, action.trigger.reason));
-        outcome.reopened.push(action.incidentId);
+        await unit([fp(action.trigger)], unitOf(action.trigger.signal, action.trigger.subject), async () => {
+          touched.add(await reopenIncident(tx, action.incidentId, member(cluster, action.trigger), now, action.trigger.reason));
+          outcome.reopened.push(action.incidentId);
+        });
       } else {
-        const current = await tx.incident.findUnique({ where: { id: action.incidentId }, select: { status: true } });
-        if (!current || current.status === "resolved") continue; // resolved by a person meanwhile
-        await closeIncident(tx, action.incidentId, now, RULES_ACTOR, action.reason, current.status);
-        outcome.resolved.push(action.incidentId);
+        await unit([], `incident ${action.incidentId}`, async () => {
+          const current = await tx.incident.findUnique({ where: { id: action.incidentId }, select: { status: true } });
+          if (!current || current.status === "resolved") return; // resolved by a person meanwhile
+          await closeIncident(tx, action.incidentId, now, RULES_ACTOR, action.reason, current.status);
+          outcome.resolved.push(action.incidentId);
+        });
       }
     }
-    await saveRuleState(tx, cluster, state, changed, now);
-    for (const id of touched) if (!outcome.resolved.includes(id)) await refreshSuspects(tx, id, now);
+    // A refused decision keeps its rule memory as it was, so the next round decides it again.
+    const kept = changed.filter((f) => !failed.has(f));
+    for (const f of failed) if (previous.has(f)) state.set(f, previous.get(f)!);
+    // Saved together; a batch the database refuses is halved until the refused fingerprints stand alone.
+    const save = async (part: string[]): Promise<void> => {
+      const held = state.get(part[0]);
+      if (part.length === 1) return void (await unit(part, held ? unitOf(held.signal, held.subject) : cleanText(part[0], 200), () => saveRuleState(tx, cluster, state, part, now)));
+      if (part.length === 0 || (await inSavepoint(tx, () => saveRuleState(tx, cluster, state, part, now)))) return;
+      const half = Math.ceil(part.length / 2);
+      await save(part.slice(0, half));
+      await save(part.slice(half));
+    };
+    await save(kept);
+    for (const id of touched) if (!outcome.resolved.includes(id)) await unit([], `incident ${id}: suspects`, () => refreshSuspects(tx, id, now));
+    if (refused.length > 0) outcome.refused = refused;
     return outcome;
   });
+}
+
+const logged = new Map<string, string>();
+
+/**
+ * Runs one unit of a round under a savepoint; a failure rolls back that unit only. A lost race is not the
+ * unit's fault: it is thrown, so inTransaction runs the whole round again.
+ */
+async function inSavepoint(tx: Tx, work: () => Promise<void>, onRefused: (error: unknown) => void = () => undefined): Promise<boolean> {
+  await tx.$executeRawUnsafe("SAVEPOINT faultline_unit");
+  try {
+    await work();
+  } catch (error) {
+    if (error instanceof RaceLost || RACE.test(describeError(error))) throw error;
+    await tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT faultline_unit");
+    onRefused(error);
+    return false;
+  }
+  await tx.$executeRawUnsafe("RELEASE SAVEPOINT faultline_unit");
+  return true;
+}
+
+// The conflicts tx.ts retries; its own test is private, so the codes are named again here.
+const RACE = /P2002|P2034|23505|40001|40P01|UniqueConstraintViolation|TransactionWriteConflict|unique constraint|could not serialize|deadlock/i;
+function describeError(error: unknown): string {
+  const e = error as { code?: string; message?: string; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string; kind?: string } } } };
+  return `${e.code ?? ""} ${e.meta?.code ?? ""} ${e.meta?.driverAdapterError?.cause?.originalCode ?? ""} ${e.meta?.driverAdapterError?.cause?.kind ?? ""} ${e.message ?? ""}`;
 }
 
 /**

@@ -84,8 +84,8 @@ async function kmsMetrics(url: string, previous: Sources["metrics"], now: Date):
 }
 
 /** The bridge's health endpoint: 2xx while it reaches the beacon. */
-async function bridgeHealth(url: string): Promise<RawObservation["beacon"]> {
-  const answer = await healthEndpoint(new URL(url));
+async function bridgeHealth(url: string, caFile: string | undefined): Promise<RawObservation["beacon"]> {
+  const answer = await healthEndpoint(new URL(url), openBaoFetch(caFile));
   return "unreachable" in answer ? answer : { status: answer.status, body: answer.text.slice(0, 4096) };
 }
 
@@ -103,7 +103,7 @@ export async function collect(target: CollectTarget, previous: Sources, now: () 
       });
       return { status: response.status, body: await response.json().catch(() => undefined) };
     },
-    beacon: async () => (target.cluster.beacon ? bridgeHealth(target.cluster.beacon.healthUrl) : undefined),
+    beacon: async () => (target.cluster.beacon ? bridgeHealth(target.cluster.beacon.healthUrl, target.cluster.beacon.caFile) : undefined),
     metrics: async () => (target.cluster.prometheus ? kmsMetrics(target.cluster.prometheus.url, previous.metrics, now()) : undefined),
   };
   const start = now();

@@ -5,8 +5,10 @@ import type { PrismaClient } from "@/lib/db/generated/client";
 import { composeClusterHealth, type ClusterHealth } from "@/lib/health/cluster-health";
 import { connect, type KubeAccess } from "@/lib/kube/client";
 import { applyRound, sweepIncidents } from "@/lib/incidents/apply-round";
+import type { Refusal } from "@/lib/text/refusal";
 import { announce, announceIncidents } from "./changes";
 import { collect, type CollectTarget, type Sources } from "./collect";
+import { intake, newIntakeMemo, type IntakeMemo } from "./intake";
 import { createClusterLock } from "./leader";
 import { loadPersisted, newMemo, persistRound, type PersistMemo } from "./persist";
 import { startWatches, stopWatches, watchedSources, watchesSettled, type Watches } from "./watched";
@@ -33,6 +35,10 @@ export interface Monitored {
   /** The leader's watches on the cluster's objects; none while following. */
   watches?: Watches;
   composeTimer?: NodeJS.Timeout;
+  /** The text boundary's memory: what each source's cleaning changed (made on first use). */
+  intake?: IntakeMemo;
+  /** Signals the incident rules could not judge in the latest round, each alone (the others were). */
+  judgeRefused?: Refusal[];
 }
 
 /** How long a change waits for others to join it before the health is composed and pushed. */
@@ -67,19 +73,25 @@ export async function pollOnce(entry: Monitored, now: () => Date = () => new Dat
     }
   }
   const probes = await collect(entry.target, entry.sources, now, access());
-  entry.sources = { ...entry.sources, ...probes };
+  entry.sources = { ...entry.sources, ...cleanIntake(entry, probes) };
   return composeNow(entry, now());
 }
 
 /** Health from the latest watched objects and probe results; pushed to open pages when it changed. */
 function composeNow(entry: Monitored, at: Date): ClusterHealth {
-  if (entry.watches) entry.sources = { ...entry.sources, ...watchedSources(entry.watches, entry.sources) };
+  if (entry.watches) entry.sources = { ...entry.sources, ...cleanIntake(entry, watchedSources(entry.watches, entry.sources)) };
   return publish(entry, at);
+}
+
+/** Everything read from the cluster passes the text boundary here, once. */
+function cleanIntake<T extends Partial<Sources>>(entry: Monitored, sources: T): T {
+  return intake(sources, (entry.intake ??= newIntakeMemo()), (line) => console.warn(`[faultline] monitor ${entry.target.cluster.name}: ${line}`));
 }
 
 /** Health from the entry's sources as they are, announced to open pages when it changed. */
 function publish(entry: Monitored, at: Date): ClusterHealth {
-  entry.health = composeClusterHealth({ name: entry.target.cluster.name, simulated: entry.simulated, intervalSeconds: entry.target.cluster.intervalSeconds, sources: entry.sources, now: at, prometheusNote: entry.target.prometheusNote });
+  const refused = [...[...entry.memo.refused.values()].map((r) => ({ ...r, stage: "store" as const })), ...(entry.judgeRefused ?? []).map((r) => ({ ...r, stage: "judge" as const }))];
+  entry.health = composeClusterHealth({ name: entry.target.cluster.name, simulated: entry.simulated, intervalSeconds: entry.target.cluster.intervalSeconds, sources: entry.sources, now: at, prometheusNote: entry.target.prometheusNote, cleaned: entry.intake?.notes, refused });
   announce(entry.health);
   return entry.health;
 }
@@ -196,6 +208,7 @@ function judgeInBackground(entry: Monitored): void {
   const rules = loadEnv().FAULTLINE_INCIDENT_RULES;
   applyRound(db, health.name, health.signals, new Date(), rules)
     .then(async (outcome) => {
+      entry.judgeRefused = outcome.refused;
       const touched = [...outcome.opened, ...outcome.joined, ...outcome.reopened, ...outcome.resolved];
       // Incidents held only by alerts for clusters no monitor reads resolve here too, about once a minute.
       if (Date.now() - lastSweep >= SWEEP_INTERVAL_MS) {

@@ -1,21 +1,27 @@
 import { createHash } from "node:crypto";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import type { ClusterHealth } from "@/lib/health/cluster-health";
+import type { Signal } from "@/lib/health/signal-model";
+import { cleanText, cleanValue } from "@/lib/text/outside-text";
+import { reasonOf, unitOf, type Refusal } from "@/lib/text/refusal";
 import type { Sources } from "./collect";
 import type { SourceState } from "./sources";
 
 // Keeps live health in Postgres: the current state of each signal, an append-only history of its
 // changes, and the last thing each source returned. Only changes are written, so a quiet cluster
-// of 5,000 nodes costs nothing per poll.
+// of 5,000 nodes costs nothing per poll. A signal or source the database refuses fails alone: it is
+// logged, kept in the memo for the page, tried again next round, and the others are stored.
 
 export interface PersistMemo {
   signals: Map<string, string>;
   snapshots: Map<string, { hash: string; at: number; up: boolean }>;
   /** The last hash computed per source, with what it was computed from: an unchanged value is not hashed again. */
   hashed: Map<string, { value: unknown; up: boolean; downSince?: string; lastError?: string; hash: string }>;
+  /** Signals and sources the database refused in their latest attempt, by key; cleared once one is stored. */
+  refused: Map<string, Refusal>;
 }
 
-export const newMemo = (): PersistMemo => ({ signals: new Map(), snapshots: new Map(), hashed: new Map() });
+export const newMemo = (): PersistMemo => ({ signals: new Map(), snapshots: new Map(), hashed: new Map(), refused: new Map() });
 
 /** A source's content hash; the same value object in the same state (a watch that saw no change) reuses the last one. */
 function hashOf(source: SourceState, memo: PersistMemo): string {
@@ -35,31 +41,65 @@ function evidenceJson(evidence: unknown): string | null {
   return text.length <= EVIDENCE_LIMIT ? text : JSON.stringify({ truncated: true, bytes: text.length });
 }
 
+type Row = { signal: Signal; detail: string; evidence: string | null };
+
+async function writeSignals(db: PrismaClient, cluster: string, rows: Row[], memo: PersistMemo, now: Date): Promise<void> {
+  await db.$transaction([
+    db.signalTransition.createMany({
+      data: rows.map(({ signal: s, detail }) => ({ cluster, signal: s.id, subject: s.subject, previous: memo.signals.get(key(s.id, s.subject)) ?? null, state: s.state, at: now, detail })),
+    }),
+    db.$executeRawUnsafe(
+      `INSERT INTO "signal_states" ("cluster", "signal", "subject", "state", "since", "detail", "evidence", "updated_at")
+       SELECT $1, s.signal, s.subject, s.state, $2::timestamptz, s.detail, s.evidence::jsonb, $2::timestamptz
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS s(signal, subject, state, detail, evidence)
+       ON CONFLICT ("cluster", "signal", "subject") DO UPDATE SET "state" = EXCLUDED."state", "since" = EXCLUDED."since",
+         "detail" = EXCLUDED."detail", "evidence" = EXCLUDED."evidence", "updated_at" = EXCLUDED."updated_at"`,
+      cluster,
+      now.toISOString(),
+      rows.map((r) => r.signal.id),
+      rows.map((r) => r.signal.subject),
+      rows.map((r) => r.signal.state),
+      rows.map((r) => r.detail),
+      rows.map((r) => r.evidence),
+    ),
+  ]);
+  for (const { signal: s } of rows) {
+    memo.signals.set(key(s.id, s.subject), s.state);
+    memo.refused.delete(key(s.id, s.subject));
+  }
+}
+
+/** Records a unit the database refused; logs it once per reason. */
+function refuse(memo: PersistMemo, cluster: string, unitKey: string, unit: string, error: unknown): void {
+  const reason = reasonOf(error);
+  if (memo.refused.get(unitKey)?.reason !== reason) console.error(`[faultline] monitor ${cluster}: could not store ${unit}: refused: ${reason}`);
+  memo.refused.set(unitKey, { unit, reason });
+}
+
 /** Writes what changed since the last round; returns how many signal transitions were recorded. */
 export async function persistRound(db: PrismaClient, health: ClusterHealth, sources: Sources, memo: PersistMemo, now: Date): Promise<number> {
+  // A refused signal that is gone from the round (or a source no longer read) is no longer a problem to show.
+  const present = new Set([...health.signals.map((s) => key(s.id, s.subject)), ...Object.keys(sources).map((name) => `source\u0000${name}`)]);
+  for (const unitKey of memo.refused.keys()) if (!present.has(unitKey)) memo.refused.delete(unitKey);
   const changed = health.signals.filter((s) => memo.signals.get(key(s.id, s.subject)) !== s.state);
-  if (changed.length > 0) {
-    await db.$transaction([
-      db.signalTransition.createMany({
-        data: changed.map((s) => ({ cluster: health.name, signal: s.id, subject: s.subject, previous: memo.signals.get(key(s.id, s.subject)) ?? null, state: s.state, at: now, detail: s.detail.slice(0, 2000) })),
-      }),
-      db.$executeRawUnsafe(
-        `INSERT INTO "signal_states" ("cluster", "signal", "subject", "state", "since", "detail", "evidence", "updated_at")
-         SELECT $1, s.signal, s.subject, s.state, $2::timestamptz, s.detail, s.evidence::jsonb, $2::timestamptz
-         FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS s(signal, subject, state, detail, evidence)
-         ON CONFLICT ("cluster", "signal", "subject") DO UPDATE SET "state" = EXCLUDED."state", "since" = EXCLUDED."since",
-           "detail" = EXCLUDED."detail", "evidence" = EXCLUDED."evidence", "updated_at" = EXCLUDED."updated_at"`,
-        health.name,
-        now.toISOString(),
-        changed.map((s) => s.id),
-        changed.map((s) => s.subject),
-        changed.map((s) => s.state),
-        changed.map((s) => s.detail.slice(0, 2000)),
-        changed.map((s) => evidenceJson(s.evidence)),
-      ),
-    ]);
-    for (const s of changed) memo.signals.set(key(s.id, s.subject), s.state);
-  }
+  // Signals arrive clean from the monitor's intake; cleaning again here keeps any other caller from stopping the round.
+  const rows: Row[] = changed.map((s) => ({ signal: s, detail: cleanText(s.detail, 2000), evidence: evidenceJson(cleanValue(s.evidence)) }));
+  // Together in one transaction; a unit refused before is written alone, and a batch that fails is split in
+  // halves until the refused units stand alone (a few dozen writes for one bad signal among 15,000).
+  const write = async (part: Row[]): Promise<void> => {
+    try {
+      await writeSignals(db, health.name, part, memo, now);
+    } catch (error) {
+      if (part.length === 1) return refuse(memo, health.name, key(part[0].signal.id, part[0].signal.subject), unitOf(part[0].signal.id, part[0].signal.subject), error);
+      const half = Math.ceil(part.length / 2);
+      await write(part.slice(0, half));
+      await write(part.slice(half));
+    }
+  };
+  const alone = rows.filter((r) => memo.refused.has(key(r.signal.id, r.signal.subject)));
+  const batch = rows.filter((r) => !memo.refused.has(key(r.signal.id, r.signal.subject)));
+  if (batch.length > 0) await write(batch);
+  for (const row of alone) await write([row]);
 
   for (const source of Object.values(sources) as SourceState[]) {
     const hash = hashOf(source, memo);
@@ -70,14 +110,19 @@ export async function persistRound(db: PrismaClient, health: ClusterHealth, sour
       up: source.up,
       lastSuccess: source.lastSuccess ? new Date(source.lastSuccess) : null,
       downSince: source.downSince ? new Date(source.downSince) : null,
-      lastError: source.lastError ?? null,
+      lastError: source.lastError === undefined ? null : cleanText(source.lastError, 2000),
       value: source.value === undefined ? undefined : (JSON.parse(JSON.stringify(source.value)) as object),
       updatedAt: now,
     };
-    await db.sourceSnapshot.upsert({ where: { cluster_source: { cluster: health.name, source: source.name } }, create: { cluster: health.name, source: source.name, ...data }, update: data });
-    memo.snapshots.set(source.name, { hash, at: now.getTime(), up: source.up });
+    try {
+      await db.sourceSnapshot.upsert({ where: { cluster_source: { cluster: health.name, source: source.name } }, create: { cluster: health.name, source: source.name, ...data }, update: data });
+      memo.snapshots.set(source.name, { hash, at: now.getTime(), up: source.up });
+      memo.refused.delete(`source\u0000${source.name}`);
+    } catch (error) {
+      refuse(memo, health.name, `source\u0000${source.name}`, `source ${source.name}`, error);
+    }
   }
-  return changed.length;
+  return rows.filter((r) => !memo.refused.has(key(r.signal.id, r.signal.subject))).length;
 }
 
 /** What a restarted server knew: each source's last-known value, and each signal's state. */

@@ -34,6 +34,8 @@ export class PrometheusStartError extends Error {
 }
 
 const LOG_LINES = 20;
+/** The whole environment Prometheus gets. */
+export const CHILD_ENV: Readonly<Record<string, string>> = Object.freeze({ LANG: "C.UTF-8" });
 const ATTEMPTS = 3;
 
 /** Starts Prometheus; throws PrometheusStartError (missingBinary when the binary is not there). */
@@ -68,7 +70,9 @@ async function launch(binary: string, configFile: string, dataDir: string, port:
     "--storage.tsdb.retention.time=1d",
     `--web.listen-address=127.0.0.1:${port}`,
   ];
-  const child = spawn(binary, args, { stdio: ["ignore", "ignore", "pipe"] });
+  // Nothing of the server's environment (DATABASE_URL holds the database password): the binary's path is
+  // absolute, its paths are flags, and it logs in UTC without TZ.
+  const child = spawn(binary, args, { stdio: ["ignore", "ignore", "pipe"], env: { ...CHILD_ENV } as NodeJS.ProcessEnv });
   const log: string[] = [];
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
     log.push(...chunk.split("\n").filter(Boolean));

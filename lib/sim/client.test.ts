@@ -4,6 +4,7 @@ import { SimCluster } from "./cluster";
 import { kubeconfigFor } from "./kubeconfig";
 import { setScenario } from "./scenarios";
 import { SimServer } from "./server";
+import { rawRequest } from "./test-request";
 
 // The unmodified client, through an ordinary kubeconfig, against the simulator on loopback.
 
@@ -77,9 +78,24 @@ describe("the real client against the simulator", () => {
     await informer.stop();
   });
 
+  it("serves TLS that the client verifies with the kubeconfig's CA, and that a client without it refuses", async () => {
+    const text = kubeconfigFor("demo", server.endpoints());
+    expect(text).toContain("certificate-authority-data:");
+    expect(text).not.toContain("insecure-skip-tls-verify");
+    expect(server.endpoints().url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const stranger = new k8s.KubeConfig();
+    stranger.loadFromString(text.replace(/certificate-authority-data: \S+/, ""));
+    const refused = await stranger.makeApiClient(k8s.CoreV1Api).listNode().catch((error: Error) => error);
+    expect(((refused as Error).cause as { code?: string } | undefined)?.code).toBe("UNABLE_TO_VERIFY_LEAF_SIGNATURE");
+    // The certificate names 127.0.0.1 and localhost, as a client connecting either way checks.
+    const byName = new k8s.KubeConfig();
+    byName.loadFromString(text.replace("https://127.0.0.1:", "https://localhost:"));
+    expect((await byName.makeApiClient(k8s.CoreV1Api).listNode()).items).toHaveLength(3);
+  });
+
   it("answers every request without a token with a 401 Status", async () => {
-    const response = await fetch(`${server.endpoints().url}/api/v1/nodes`);
+    const response = await rawRequest(server.endpoints(), "/api/v1/nodes");
     expect(response.status).toBe(401);
-    expect(await response.json()).toEqual({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: "Unauthorized", reason: "Unauthorized", code: 401 });
+    expect(JSON.parse(response.body)).toEqual({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: "Unauthorized", reason: "Unauthorized", code: 401 });
   });
 });

@@ -1,4 +1,5 @@
 import { deepEqual, type JsonObject } from "./fields";
+import type { ApiFaults } from "./faults";
 import { createModel, type ClusterModel, type ModelOptions } from "./model";
 import { clusterOperator, nodeObject, operatorCr, reporterApplies, stackObjects } from "./render-objects";
 import { findResource, type ResourceType } from "./resources";
@@ -12,6 +13,12 @@ export interface ActiveScenario {
   id: string;
   node?: string;
   variant?: string;
+}
+
+/** The API server that serves this cluster, for the scenarios that strike the server itself. */
+export interface ApiServerControl {
+  readonly faults: ApiFaults;
+  restart(): Promise<void>;
 }
 
 export interface SimClusterOptions extends ModelOptions {
@@ -37,6 +44,8 @@ export class SimCluster {
   /** The last reporter write that the API server refused, for the game-day page to show. */
   lastReporterError?: string;
   scenarios: ActiveScenario[] = [];
+  /** Set by the SimServer that serves this cluster. */
+  apiServer?: ApiServerControl;
 
   constructor(options: SimClusterOptions = {}) {
     this.now = options.now ?? (() => new Date());

@@ -13,6 +13,7 @@ import type { JsonObject } from "./fields";
 import { renderApiserverMetrics, renderKmsProviders, renderOpenBaoHealth, renderPluginMetrics, renderReadyz, renderTransitKey } from "./render-endpoints";
 import { findResource } from "./resources";
 import { SimServer } from "./server";
+import { openStream } from "./test-request";
 
 // Every fixture of ../shared/fixtures (copied to test/fixtures) goes through Faultline's own parsers,
 // and so does what the simulator serves for the same situation: the two must read the same.
@@ -133,22 +134,13 @@ describe("contract: fixtures and the simulator read the same through Faultline's
   it("watch streams: initial events, bookmarks, the 410 ERROR, and a DaemonSet losing and regaining pods", async () => {
     const cluster = new SimCluster({ nodes: 3 });
     const server = new SimServer({ cluster, bookmarkIntervalMs: 100 });
-    const { url, readToken } = await server.start();
+    const endpoints = await server.start();
     const read = async (path: string, ms: number) => {
-      const controller = new AbortController();
-      const response = await fetch(`${url}${path}`, { headers: { Authorization: `Bearer ${readToken}` }, signal: controller.signal });
-      setTimeout(() => controller.abort(), ms);
       let out = "";
-      const reader = response.body!.getReader();
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          out += Buffer.from(value).toString();
-        }
-      } catch {
-        // aborted on purpose
-      }
+      const stream = openStream(endpoints, path, endpoints.readToken, (line) => (out += `${line}\n`));
+      const timer = setTimeout(() => stream.abort(), ms);
+      await stream.ended;
+      clearTimeout(timer);
       return out;
     };
     try {

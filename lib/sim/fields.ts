@@ -2,6 +2,13 @@
 // "f:status" for a map key, 'k:{"type":"X"}' for an entry of a list-type=map list, "." for the
 // entry itself. Values are plain JSON.
 
+/**
+ * One path segment, escaped so that "/" inside a key (a label such as kubernetes.io/hostname) is not
+ * taken for a separator. Paths join segments with "/"; "." in keys needs no escaping.
+ */
+export const seg = (text: string) => text.replace(/%/g, "%25").replace(/\//g, "%2F");
+const unseg = (text: string) => text.replace(/%2F/g, "/").replace(/%25/g, "%");
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
@@ -26,14 +33,14 @@ export function flattenApplied(body: JsonObject, listMapKeys: Record<string, str
     if (Array.isArray(value) && keys) {
       for (const item of value) {
         if (!isObject(item)) continue;
-        const entry = [...segments, `k:${JSON.stringify(Object.fromEntries(keys.map((k) => [k, item[k] ?? null])))}`];
+        const entry = [...segments, seg(`k:${JSON.stringify(Object.fromEntries(keys.map((k) => [k, item[k] ?? null])))}`)];
         out.set([...entry, "."].join("/"), null);
-        for (const [k, v] of Object.entries(item)) walk(v, `${dotted}[].${k}`, [...entry, `f:${k}`]);
+        for (const [k, v] of Object.entries(item)) walk(v, `${dotted}[].${k}`, [...entry, seg(`f:${k}`)]);
       }
       return;
     }
     if (isObject(value) && Object.keys(value).length > 0) {
-      for (const [k, v] of Object.entries(value)) walk(v, dotted ? `${dotted}.${k}` : k, [...segments, `f:${k}`]);
+      for (const [k, v] of Object.entries(value)) walk(v, dotted ? `${dotted}.${k}` : k, [...segments, seg(`f:${k}`)]);
       return;
     }
     out.set(segments.join("/"), value);
@@ -52,7 +59,7 @@ interface Step {
 }
 
 function parse(path: string): Step[] {
-  return path.split("/").filter((s) => s !== ".").map((segment) =>
+  return path.split("/").filter((s) => s !== ".").map(unseg).map((segment) =>
     segment.startsWith("k:") ? { key: JSON.parse(segment.slice(2)) as JsonObject } : { field: segment.slice(2) },
   );
 }
@@ -145,7 +152,7 @@ export function fieldsV1(paths: Iterable<string>): JsonObject {
   const out: JsonObject = {};
   for (const path of paths) {
     let at = out;
-    for (const segment of path.split("/")) {
+    for (const segment of path.split("/").map(unseg)) {
       at[segment] ??= {};
       at = at[segment] as JsonObject;
     }
@@ -158,6 +165,7 @@ export function describeField(path: string): string {
   return path
     .split("/")
     .filter((s) => s !== ".")
+    .map(unseg)
     .map((segment) =>
       segment.startsWith("k:")
         ? `[${Object.entries(JSON.parse(segment.slice(2)) as JsonObject).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(",")}]`

@@ -6,8 +6,8 @@ export function kubeconfigFor(name: string, endpoints: SimEndpoints): string {
   return stringify({
     apiVersion: "v1",
     kind: "Config",
-    // Plain http on loopback: @kubernetes/client-node only allows that with TLS verification off.
-    clusters: [{ name, cluster: { server: endpoints.url, "insecure-skip-tls-verify": true } }],
+    // The simulator's own CA, so every client verifies the serving certificate as on a real cluster.
+    clusters: [{ name, cluster: { server: endpoints.url, ...(endpoints.caPem ? { "certificate-authority-data": Buffer.from(endpoints.caPem).toString("base64") } : {}) } }],
     users: [
       { name: `${name}-readonly`, user: { token: endpoints.readToken } },
       { name: `${name}-admin`, user: { token: endpoints.adminToken } },

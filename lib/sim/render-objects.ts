@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { JsonObject } from "./fields";
 import { managerFor, probe, type ClusterModel } from "./model";
 
@@ -54,12 +55,30 @@ export function clusterOperator(since: string): JsonObject {
 }
 
 export function nodeObject(name: string, since: string): JsonObject {
+  // Complete enough for kubectl's -o wide columns and for the official clients' required fields.
+  const index = Number(/(\d+)$/.exec(name)?.[1] ?? 0);
+  const id = createHash("sha256").update(name).digest("hex");
   return {
     apiVersion: "v1",
     kind: "Node",
-    metadata: { name, labels: { "kubernetes.io/hostname": name, "node-role.kubernetes.io/master": "", "node-role.kubernetes.io/control-plane": "" } },
-    spec: {},
-    status: { conditions: [{ type: "Ready", status: "True", reason: "KubeletReady", message: "kubelet is posting ready status", lastHeartbeatTime: since, lastTransitionTime: since }] },
+    metadata: { name, labels: { "kubernetes.io/hostname": name, "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64", "node-role.kubernetes.io/master": "", "node-role.kubernetes.io/control-plane": "" } },
+    spec: { taints: [{ key: "node-role.kubernetes.io/master", effect: "NoSchedule" }] },
+    status: {
+      conditions: [{ type: "Ready", status: "True", reason: "KubeletReady", message: "kubelet is posting ready status", lastHeartbeatTime: since, lastTransitionTime: since }],
+      addresses: [{ type: "InternalIP", address: `10.0.${Math.floor(index / 250)}.${10 + (index % 250)}` }, { type: "Hostname", address: name }],
+      nodeInfo: {
+        architecture: "amd64",
+        bootID: `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20, 32)}`,
+        containerRuntimeVersion: "cri-o://1.35.1-2.rhaos4.22.el9",
+        kernelVersion: "5.14.0-570.12.1.el9_6.x86_64",
+        kubeProxyVersion: "",
+        kubeletVersion: "v1.35.3",
+        machineID: id.slice(32, 64),
+        operatingSystem: "linux",
+        osImage: "Red Hat Enterprise Linux CoreOS 9.6.20260301-0 (Plow)",
+        systemUUID: `${id.slice(32, 40)}-${id.slice(40, 44)}-${id.slice(44, 48)}-${id.slice(48, 52)}-${id.slice(52, 64)}`,
+      },
+    },
   };
 }
 
@@ -155,15 +174,24 @@ function workloadPod(model: ClusterModel): JsonObject {
     apiVersion: "v1",
     kind: "Pod",
     metadata: { name: "payments-api-7d9f8c6b5-x2k4p", namespace: "payments", labels: { app: "payments-api", "cloudtaser.io/inject": "true" }, annotations: { "cloudtaser.io/inject": "true" } },
-    spec: { restartPolicy: "Always", containers: [{ name: "api", image: "registry.example/payments-api:1.4.2", command: ["/cloudtaser/wrapper"] }] },
+    spec: { restartPolicy: "Always", nodeName: "master-0", serviceAccountName: "default", schedulerName: "default-scheduler", containers: [{ name: "api", image: "registry.example/payments-api:1.4.2", command: ["/cloudtaser/wrapper"] }] },
     status: {
       phase: "Running",
+      hostIP: "10.0.0.10",
+      podIP: "10.128.2.17",
+      podIPs: [{ ip: "10.128.2.17" }],
+      startTime: started,
+      qosClass: "BestEffort",
+      conditions: ["Initialized", "Ready", "ContainersReady", "PodScheduled"].map((type) => ({ type, status: type.endsWith("Ready") && w.state !== "running" ? "False" : "True", lastTransitionTime: started, lastProbeTime: null })),
       containerStatuses: [
         {
           name: "api",
           ready: w.state === "running",
+          started: w.state === "running",
           restartCount: w.restarts,
           image: "registry.example/payments-api:1.4.2",
+          imageID: "registry.example/payments-api@sha256:5b0c7c1e4f3a9d2b8e6f1a0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e",
+          containerID: "cri-o://8f14e45fceea167a5a36dedd4bea2543d1c5f1e8b0e6f5a7c9d3b2a1e0f4c6d8",
           state: w.state === "running" ? { running: { startedAt: started } } : { waiting: { reason: "CrashLoopBackOff", message: `back-off 5m0s restarting failed container=api pod=payments-api-7d9f8c6b5-x2k4p_payments` } },
           ...(w.lastExit ? { lastState: { terminated: { ...w.lastExit, startedAt: started, finishedAt: started } } } : {}),
         },

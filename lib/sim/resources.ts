@@ -8,12 +8,15 @@ export interface ResourceType {
   kind: string;
   namespaced: boolean;
   verbs: string[];
+  shortNames?: string[];
+  categories?: string[];
   /** Keys of list-type=map lists under status, for server-side apply (path -> key fields). */
   listMapKeys?: Record<string, string[]>;
 }
 
+// Only what the simulator serves is advertised: discovery must not promise create, update or delete.
 const READ = ["get", "list", "watch"];
-const WRITE = [...READ, "patch", "create", "update", "delete"];
+const WRITE = [...READ, "patch"];
 
 const OPERATOR_LIST_KEYS = {
   "status.conditions": ["type"],
@@ -24,13 +27,13 @@ export const RESOURCES: ResourceType[] = [
   { group: "operator.openshift.io", version: "v1", plural: "kubeapiservers", kind: "KubeAPIServer", namespaced: false, verbs: WRITE, listMapKeys: OPERATOR_LIST_KEYS },
   { group: "operator.openshift.io", version: "v1", plural: "openshiftapiservers", kind: "OpenShiftAPIServer", namespaced: false, verbs: WRITE, listMapKeys: OPERATOR_LIST_KEYS },
   { group: "operator.openshift.io", version: "v1", plural: "authentications", kind: "Authentication", namespaced: false, verbs: WRITE, listMapKeys: OPERATOR_LIST_KEYS },
-  { group: "config.openshift.io", version: "v1", plural: "clusteroperators", kind: "ClusterOperator", namespaced: false, verbs: WRITE, listMapKeys: { "status.conditions": ["type"] } },
-  { group: "", version: "v1", plural: "nodes", kind: "Node", namespaced: false, verbs: WRITE },
-  { group: "", version: "v1", plural: "pods", kind: "Pod", namespaced: true, verbs: WRITE },
-  { group: "", version: "v1", plural: "namespaces", kind: "Namespace", namespaced: false, verbs: READ },
-  { group: "", version: "v1", plural: "endpoints", kind: "Endpoints", namespaced: true, verbs: WRITE },
-  { group: "apps", version: "v1", plural: "deployments", kind: "Deployment", namespaced: true, verbs: WRITE },
-  { group: "apps", version: "v1", plural: "daemonsets", kind: "DaemonSet", namespaced: true, verbs: WRITE },
+  { group: "config.openshift.io", version: "v1", plural: "clusteroperators", kind: "ClusterOperator", namespaced: false, verbs: WRITE, shortNames: ["co"], listMapKeys: { "status.conditions": ["type"] } },
+  { group: "", version: "v1", plural: "nodes", kind: "Node", namespaced: false, verbs: WRITE, shortNames: ["no"] },
+  { group: "", version: "v1", plural: "pods", kind: "Pod", namespaced: true, verbs: WRITE, shortNames: ["po"], categories: ["all"] },
+  { group: "", version: "v1", plural: "namespaces", kind: "Namespace", namespaced: false, verbs: READ, shortNames: ["ns"] },
+  { group: "", version: "v1", plural: "endpoints", kind: "Endpoints", namespaced: true, verbs: WRITE, shortNames: ["ep"] },
+  { group: "apps", version: "v1", plural: "deployments", kind: "Deployment", namespaced: true, verbs: WRITE, shortNames: ["deploy"], categories: ["all"] },
+  { group: "apps", version: "v1", plural: "daemonsets", kind: "DaemonSet", namespaced: true, verbs: WRITE, shortNames: ["ds"], categories: ["all"] },
   { group: "admissionregistration.k8s.io", version: "v1", plural: "mutatingwebhookconfigurations", kind: "MutatingWebhookConfiguration", namespaced: false, verbs: WRITE },
 ];
 

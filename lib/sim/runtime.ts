@@ -5,13 +5,15 @@ import { kubeconfigFor } from "./kubeconfig";
 import { SimServer, type SimEndpoints } from "./server";
 
 // Starting simulated clusters and leaving what a client needs to reach them under a folder:
-// <name>.kubeconfig (an ordinary kubeconfig) and <name>.json (endpoints and tokens, mode 0600).
+// <name>.kubeconfig (an ordinary kubeconfig), <name>-ca.crt (the CA its serving certificate chains to,
+// for clients that take a CA file) and <name>.json (endpoints and tokens, mode 0600).
 
 export interface RunningSim {
   name: string;
   server: SimServer;
   endpoints: SimEndpoints;
   kubeconfigPath: string;
+  caFile: string;
 }
 
 export async function startSimulatedCluster(options: SimClusterOptions & { port?: number; bookmarkIntervalMs?: number; dir: string }): Promise<RunningSim> {
@@ -21,8 +23,10 @@ export async function startSimulatedCluster(options: SimClusterOptions & { port?
   await mkdir(options.dir, { recursive: true, mode: 0o700 });
   const kubeconfigPath = path.join(options.dir, `${name}.kubeconfig`);
   await writeFile(kubeconfigPath, kubeconfigFor(name, endpoints), { mode: 0o600 });
+  const caFile = path.join(options.dir, `${name}-ca.crt`);
+  await writeFile(caFile, endpoints.caPem ?? "", { mode: 0o644 });
   const info = path.join(options.dir, `${name}.json`);
-  await writeFile(info, JSON.stringify({ name, ...endpoints, kubeconfig: kubeconfigPath, pid: process.pid }, null, 2), { mode: 0o600 });
+  await writeFile(info, JSON.stringify({ name, ...endpoints, caPem: undefined, caFile, kubeconfig: kubeconfigPath, pid: process.pid }, null, 2), { mode: 0o600 });
   await chmod(info, 0o600);
-  return { name, server, endpoints, kubeconfigPath };
+  return { name, server, endpoints, kubeconfigPath, caFile };
 }

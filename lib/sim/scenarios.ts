@@ -1,9 +1,11 @@
-import type { ActiveScenario, SimCluster } from "./cluster";
+import type { ActiveScenario, ApiServerControl, SimCluster } from "./cluster";
+import type { ApiFault } from "./faults";
 import { createModel, KEK_IDS, type ClusterModel, type NodeState, type PluginHealth } from "./model";
 
 // Failure scenarios, keyed by the catalog id of the failure mode they reproduce (a few reporting
 // conditions that have no catalog entry have their own ids). Each is a pure change to the model;
-// clearing one rebuilds the model from its baseline and re-applies the others.
+// clearing one rebuilds the model from its baseline and re-applies the others. API faults (no
+// catalog entry) strike the simulated API server instead of the model; see API_SCENARIOS.
 
 export interface ScenarioContext {
   node: NodeState;
@@ -19,6 +21,10 @@ export interface Scenario {
   perNode: boolean;
   variants?: string[];
   apply: (model: ClusterModel, ctx: ScenarioContext) => void;
+  /** An API-server fault: what the server does while it is in force (one fault at a time). */
+  apiFault?: (variant?: string) => ApiFault;
+  /** A one-off event at the API server (a reset, a restart): it happens when injected, and is never "in force". */
+  apiEvent?: (server: ApiServerControl) => Promise<void> | void;
 }
 
 export class ScenarioError extends Error {
@@ -199,27 +205,72 @@ export const SCENARIOS: Scenario[] = [
   },
 ];
 
+const noModel = () => undefined;
+const apiFault = (id: string, title: string, fault: (variant?: string) => ApiFault, variants?: string[]): Scenario => ({ id, title, perNode: false, variants, apply: noModel, apiFault: fault });
+const apiEvent = (id: string, title: string, event: (server: ApiServerControl) => Promise<void> | void): Scenario => ({ id, title, perNode: false, apply: noModel, apiEvent: event });
+
+/** Faults of the API server itself, so a client's handling of them is rehearsed end to end. */
+export const API_SCENARIOS: Scenario[] = [
+  apiFault("api-throttled", "API server throttles every request (429, Retry-After)", (v) => ({ kind: "throttle", retryAfterSeconds: 5, status: v === "503" ? 503 : 429 }), ["429", "503"]),
+  apiFault("api-blackholed", "API server accepts connections and never answers", () => ({ kind: "blackhole" })),
+  apiFault("api-slow", "API server answers slowly", (v) => ({ kind: "slow", delayMs: v === "30s" ? 30_000 : 3_000 }), ["3s", "30s"]),
+  apiFault("api-expire-on-resume", "Every watch resume answers 410 Expired", () => ({ kind: "expire-on-resume" })),
+  apiEvent("api-watch-reset", "Reset every open watch connection (once)", (server) => void server.faults.resetWatches()),
+  apiEvent("api-restart", "Restart the API server with a new resourceVersion history (once)", (server) => server.restart()),
+];
+
+SCENARIOS.push(...API_SCENARIOS);
+
+export const isApiScenario = (s: Scenario) => Boolean(s.apiFault ?? s.apiEvent);
+
+/** Whether the fault in force is this scenario's kind (set by the scenario or by a test directly). */
+function apiFaultActive(cluster: SimCluster, scenario: Scenario): boolean {
+  const current = cluster.apiServer?.faults.current;
+  return Boolean(current && scenario.apiFault && scenario.apiFault(scenario.variants?.[0]).kind === current.kind);
+}
+
+const sameFault = (a: ApiFault | undefined, b: ApiFault | undefined) => JSON.stringify(a) === JSON.stringify(b);
+
 export function listScenarios(cluster: SimCluster) {
   const active = cluster.scenarios;
-  return SCENARIOS.map(({ id, title, catalog, perNode, variants }) => {
+  return SCENARIOS.map((s) => {
+    const { id, title, catalog, perNode, variants } = s;
+    if (isApiScenario(s)) {
+      const on = apiFaultActive(cluster, s);
+      const variant = on ? (variants ?? []).find((v) => sameFault(s.apiFault!(v), cluster.apiServer?.faults.current)) : undefined;
+      return { id, title, catalog: null, perNode, variants: variants ?? [], active: on, api: true, oneShot: Boolean(s.apiEvent), ...(on && variant ? { variant } : {}) };
+    }
     const on = active.find((a) => a.id === id);
-    return { id, title, catalog: catalog ?? null, perNode, variants: variants ?? [], active: Boolean(on), ...(on?.node ? { node: on.node } : {}), ...(on?.variant ? { variant: on.variant } : {}) };
+    return { id, title, catalog: catalog ?? null, perNode, variants: variants ?? [], active: Boolean(on), api: false, oneShot: false, ...(on?.node ? { node: on.node } : {}), ...(on?.variant ? { variant: on.variant } : {}) };
   });
 }
 
-/** Injects (on=true) or clears a scenario, then rewrites the cluster's objects at once. */
-export function setScenario(cluster: SimCluster, id: string, on: boolean, opts: { node?: string; variant?: string } = {}): void {
+/**
+ * Injects (on=true) or clears a scenario, then rewrites the cluster's objects at once. An API fault
+ * acts on the API server that serves the cluster; the returned promise settles when it has (a restart).
+ */
+export function setScenario(cluster: SimCluster, id: string, on: boolean, opts: { node?: string; variant?: string } = {}): void | Promise<void> {
   const scenario = SCENARIOS.find((s) => s.id === id);
   if (!scenario) throw new ScenarioError(404, `no scenario "${id}"; the list of scenarios names every one (npm run demo -- list)`);
   if (opts.variant && !(scenario.variants ?? []).includes(opts.variant)) {
     throw new ScenarioError(400, `scenario "${id}" has no variant "${opts.variant}"${scenario.variants ? `; variants: ${scenario.variants.join(", ")}` : ""}`);
   }
+  if (isApiScenario(scenario)) return setApiScenario(cluster, scenario, on, opts.variant);
   const baseline = cluster.model.nodes.filter((n) => !n.name.endsWith("-replacement"));
   if (opts.node && !baseline.some((n) => n.name === opts.node)) throw new ScenarioError(400, `no node "${opts.node}"; nodes are ${baseline[0].name} to ${baseline[baseline.length - 1].name}`);
   const active = cluster.scenarios.filter((a) => a.id !== id);
   if (on) active.push({ id, node: scenario.perNode ? (opts.node ?? baseline[Math.min(1, baseline.length - 1)].name) : undefined, variant: opts.variant });
   cluster.scenarios = active;
   rebuild(cluster, active);
+}
+
+function setApiScenario(cluster: SimCluster, scenario: Scenario, on: boolean, variant?: string): void | Promise<void> {
+  // Clearing a fault that is not in force changes nothing, as clearing a model scenario does.
+  const server = cluster.apiServer;
+  if (!server) throw new ScenarioError(409, `scenario "${scenario.id}" strikes the API server, and no API server serves this cluster`);
+  if (scenario.apiEvent) return on ? scenario.apiEvent(server) : undefined;
+  if (on) server.faults.set(scenario.apiFault!(variant ?? scenario.variants?.[0]));
+  else if (apiFaultActive(cluster, scenario)) server.faults.clear();
 }
 
 function rebuild(cluster: SimCluster, active: ActiveScenario[]): void {

@@ -1,23 +1,31 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type Server } from "node:https";
+import type { AddressInfo, Socket } from "node:net";
 import type { SimCluster } from "./cluster";
-import { matchResourcePath, serveDiscovery, serveResource } from "./kube-api";
-import { renderApiserverMetrics, renderBeaconHealth, renderKmsProviders, renderOpenBaoHealth, renderPluginMetrics, renderReadyz, renderTransitKey } from "./render-endpoints";
+import { ApiFaults } from "./faults";
+import { PUBLIC_PATHS, serveApiServer } from "./apiserver";
+import { renderBeaconHealth, renderOpenBaoHealth, renderPluginMetrics, renderTransitKey } from "./render-endpoints";
 import { listScenarios, ScenarioError, setScenario } from "./scenarios";
 import { sendJson, sendStatus, sendText } from "./status";
+import { makeServingTls, type ServingTls } from "./tls";
 
-// The simulator's HTTP face on 127.0.0.1: the Kubernetes API, kube-apiserver health and metrics,
+// The simulator's HTTPS face on 127.0.0.1 (its own CA, see tls.ts): the Kubernetes API, kube-apiserver health and metrics,
 // OpenBao's health and Transit endpoints, the KMS plugins' metrics, and a control API for scenarios.
 
 export interface SimServerOptions {
   cluster: SimCluster;
   port?: number;
+  /** How often a watch that asked for bookmarks gets one; a real API server: about once a minute. */
   bookmarkIntervalMs?: number;
+  /** --min-request-timeout: a watch without timeoutSeconds lasts a random time between this and twice it (default 1800 s). */
+  minRequestTimeoutSeconds?: number;
   /** Read-only token for Faultline; random unless given. */
   readToken?: string;
   /** Token that may also write objects and drive scenarios. */
   adminToken?: string;
+  /** CA and serving certificate; made at the first start unless given. */
+  tls?: ServingTls;
 }
 
 export interface SimEndpoints {
@@ -25,6 +33,8 @@ export interface SimEndpoints {
   readToken: string;
   adminToken: string;
   openBaoToken: string;
+  /** PEM of the CA that signed the serving certificate (https only). */
+  caPem?: string;
 }
 
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -37,12 +47,19 @@ export class SimServer {
   readonly readToken: string;
   readonly adminToken: string;
   readonly openBaoToken = `s.${randomBytes(12).toString("base64url")}`;
+  /** API-level faults (throttling, blackhole, slow answers, expired resumes, reset watches). */
+  readonly faults = new ApiFaults(() => this.openWatches);
   private port: number;
+  private tls?: ServingTls;
+  /** Every accepted TCP connection, including those still in their TLS handshake (which closeAllConnections misses). */
+  private readonly sockets = new Set<Socket>();
 
   constructor(private readonly opts: SimServerOptions) {
     this.readToken = opts.readToken ?? randomBytes(24).toString("base64url");
     this.adminToken = opts.adminToken ?? randomBytes(24).toString("base64url");
     this.port = opts.port ?? 0;
+    this.tls = opts.tls;
+    opts.cluster.apiServer = this;
   }
 
   get running(): boolean {
@@ -54,15 +71,21 @@ export class SimServer {
   }
 
   endpoints(): SimEndpoints {
-    return { url: `http://127.0.0.1:${this.port}`, readToken: this.readToken, adminToken: this.adminToken, openBaoToken: this.openBaoToken };
+    return { url: `https://127.0.0.1:${this.port}`, readToken: this.readToken, adminToken: this.adminToken, openBaoToken: this.openBaoToken, caPem: this.tls?.caPem };
   }
 
   async start(): Promise<SimEndpoints> {
-    this.server = createServer((req, res) => {
+    // The same CA and certificate across stops and restarts, as a restarted API server keeps its own.
+    this.tls ??= makeServingTls(this.cluster.model.name);
+    this.server = createServer({ cert: this.tls.certPem, key: this.tls.keyPem }, (req, res) => {
       this.handle(req, res).catch((error: unknown) => {
         if (!res.headersSent) sendStatus(res, 500, "InternalError", `internal error: ${(error as Error).message}`);
         else res.end();
       });
+    });
+    this.server.on("connection", (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.once("close", () => this.sockets.delete(socket));
     });
     await new Promise<void>((resolve, reject) => {
       this.server!.once("error", reject);
@@ -74,21 +97,39 @@ export class SimServer {
   }
 
   async stop(): Promise<void> {
-    this.cluster.stop();
-    for (const watch of this.openWatches) watch.destroy();
-    this.openWatches.clear();
-    const server = this.server;
-    this.server = undefined;
+    const server = this.shutDown();
     if (!server) return;
     server.closeAllConnections();
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  /** As an API server restart: every watch drops and the watch cache is gone; objects survive. */
+  /**
+   * As an API server restart: every watch drops, and the server comes back on the same port with a new
+   * resourceVersion history (objects survive; any resourceVersion handed out before answers 410 on
+   * resume). Like the real server's graceful shutdown, requests in flight (the control request that
+   * asked for the restart among them) are answered; idle connections are closed.
+   */
   async restart(): Promise<void> {
-    await this.stop();
-    this.cluster.store.compactAll();
+    const server = this.shutDown();
+    if (server) {
+      server.close();
+      server.closeIdleConnections();
+    }
+    this.cluster.store.newHistory();
     await this.start();
+  }
+
+  /** Stops listening and ends watches and blackholed requests; returns the server that was listening. */
+  private shutDown(): Server | undefined {
+    this.cluster.stop();
+    for (const watch of this.openWatches) watch.destroy();
+    this.openWatches.clear();
+    this.faults.dropHeld();
+    const server = this.server;
+    this.server = undefined;
+    return server;
   }
 
   private role(req: IncomingMessage): "admin" | "read" | undefined {
@@ -130,45 +171,39 @@ export class SimServer {
     }
 
     const role = this.role(req);
-    if (!role) return sendStatus(res, 401, "Unauthorized", "Unauthorized");
-
-    if (path.startsWith("/sim/v1/")) return this.control(req, res, url, role);
-    const instance = /^\/kube-apiserver\/([^/]+)(\/.*)$/.exec(path);
-    const nodeName = instance?.[1] ?? cluster.model.nodes[0].name;
-    const subPath = instance?.[2] ?? path;
-    const node = cluster.model.nodes.find((n) => n.name === nodeName);
-    if (instance && !node) return sendStatus(res, 404, "NotFound", `no kube-apiserver on node "${nodeName}"`);
-    if (subPath === "/healthz/kms-providers" || subPath === "/readyz/kms-providers") {
-      const r = renderKmsProviders(cluster.model, node!, cluster.tick);
-      return sendText(res, r.status, r.body);
+    if (path.startsWith("/sim/v1/")) {
+      if (!role) return sendStatus(res, 401, "Unauthorized", "Unauthorized");
+      return this.control(req, res, url, role);
     }
-    if (subPath === "/livez/kms-providers") return sendText(res, 404, "404 page not found\n");
-    if (subPath === "/readyz" || subPath === "/healthz") {
-      const r = renderReadyz(cluster.model, node!, cluster.tick, url.searchParams.has("verbose"), subPath === "/readyz" ? "readyz" : "healthz");
-      return sendText(res, r.status, r.body);
-    }
-    if (subPath === "/metrics") return sendText(res, 200, await renderApiserverMetrics(cluster.model, node!, now), "text/plain; version=0.0.4; charset=utf-8");
     const plugin = /^\/kms-plugins\/([^/]+)\/([^/]+)\/metrics$/.exec(path);
     if (plugin) {
+      if (!role) return sendStatus(res, 401, "Unauthorized", "Unauthorized");
       const pluginNode = cluster.model.nodes.find((n) => n.name === plugin[1]);
       const text = pluginNode ? await renderPluginMetrics(cluster.model, pluginNode, plugin[2], now) : undefined;
       if (!text) return sendText(res, 404, "404 page not found\n");
       return sendText(res, 200, text, "text/plain; version=0.0.4; charset=utf-8");
     }
-    if (path === "/version") return sendJson(res, 200, { major: "1", minor: "35", gitVersion: "v1.35.3", platform: "linux/amd64" });
-    if (serveDiscovery(path, res, `127.0.0.1:${this.port}`)) return;
-    const route = matchResourcePath(path);
-    if (route && route !== "discovery") {
-      return serveResource(route, req, res, url, {
-        store: cluster.store,
-        bookmarkIntervalMs: this.opts.bookmarkIntervalMs ?? 60_000,
-        canWrite: () => role === "admin",
-        serverAddress: () => `127.0.0.1:${this.port}`,
-        openWatches: this.openWatches,
-        stalled: () => this.watchesStalled,
-      });
-    }
-    sendStatus(res, 404, "NotFound", "the server could not find the requested resource");
+
+    // Everything below is the kube-apiserver: API faults strike here (a blackhole and slowness before
+    // authentication, throttling after it, as API Priority and Fairness runs after authentication).
+    const fault = this.faults.current;
+    if (fault && fault.kind !== "throttle" && (await this.faults.intercept(res, req.socket))) return;
+    // Health and version are open to anyone, as the default RBAC's system:public-info-viewer allows.
+    const isPublic = PUBLIC_PATHS.has(path) || /^\/kube-apiserver\/[^/]+\/(healthz|livez|readyz)$/.test(path);
+    if (!role && !isPublic) return sendStatus(res, 401, "Unauthorized", "Unauthorized");
+    if (fault?.kind === "throttle" && (await this.faults.intercept(res, req.socket))) return;
+    return serveApiServer(req, res, url, {
+      cluster,
+      serverAddress: `127.0.0.1:${this.port}`,
+      store: cluster.store,
+      bookmarkIntervalMs: this.opts.bookmarkIntervalMs ?? 60_000,
+      minRequestTimeoutSeconds: this.opts.minRequestTimeoutSeconds ?? 1800,
+      canWrite: () => role === "admin",
+      openWatches: this.openWatches,
+      stalled: () => this.watchesStalled || this.faults.silent,
+      expiresResume: (rv) => this.faults.expiresResume(rv),
+      now: () => cluster.now(),
+    });
   }
 
   private async control(req: IncomingMessage, res: ServerResponse, url: URL, role: "admin" | "read"): Promise<void> {
@@ -180,7 +215,7 @@ export class SimServer {
       try {
         const node = url.searchParams.get("node") ?? undefined;
         const variant = url.searchParams.get("variant") ?? undefined;
-        setScenario(cluster, m[1], req.method === "POST", { node, variant });
+        await setScenario(cluster, m[1], req.method === "POST", { node, variant });
         return sendJson(res, 200, { scenarios: listScenarios(cluster) });
       } catch (error) {
         if (error instanceof ScenarioError) return sendJson(res, error.status, { error: error.message });

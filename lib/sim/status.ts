@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { gzipSync } from "node:zlib";
 import type { JsonObject } from "./fields";
 
 // Status objects shaped like the real API server's.
@@ -7,9 +8,20 @@ export function statusBody(code: number, reason: string, message: string, detail
   return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message, reason, ...(details ? { details } : {}), code };
 }
 
+/** The real server gzips an answer only when the client accepts it and it is larger than this. */
+export const GZIP_THRESHOLD_BYTES = 128 * 1024;
+
+const acceptsGzip = (res: ServerResponse) => /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*($|,))[\d.]+)?\s*($|,)/i.test(String(res.req?.headers["accept-encoding"] ?? ""));
+
 export function sendJson(res: ServerResponse, code: number, body: unknown, contentType = "application/json"): void {
-  const text = JSON.stringify(body);
-  res.writeHead(code, { "Content-Type": contentType, "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-cache, private" });
+  const text = Buffer.from(JSON.stringify(body));
+  if (text.length > GZIP_THRESHOLD_BYTES && acceptsGzip(res)) {
+    const zipped = gzipSync(text);
+    res.writeHead(code, { "Content-Type": contentType, "Content-Encoding": "gzip", "Content-Length": zipped.length, "Cache-Control": "no-cache, private", Vary: "Accept-Encoding" });
+    res.end(zipped);
+    return;
+  }
+  res.writeHead(code, { "Content-Type": contentType, "Content-Length": text.length, "Cache-Control": "no-cache, private" });
   res.end(text);
 }
 

@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { deepEqual, deleteAt, describeField, fieldsV1, flattenApplied, getAt, isObject, setAt, type Json, type JsonObject } from "./fields";
+import { deepEqual, deleteAt, flattenApplied, getAt, isObject, setAt, type JsonObject } from "./fields";
 import { apiVersionOf, resourceKey, type ResourceType } from "./resources";
+import { conflictError, keepOtherSide, managedFields, mergeJson, notFound, StoreError, validate, withoutTimes, type Ownership } from "./store-rules";
+
+export { notFound, StoreError };
 
 // An in-memory object store with the Kubernetes semantics Faultline depends on: one
 // resourceVersion sequence, a bounded event history (a watch older than it gets 410 Expired),
@@ -13,14 +16,8 @@ export interface StoredEvent {
   resource: string;
   type: WatchEventType;
   object: JsonObject;
-}
-
-interface Ownership {
-  operation: "Apply" | "Update";
-  apiVersion: string;
-  time: string;
-  subresource?: string;
-  paths: Set<string>;
+  /** The object before this change (MODIFIED, DELETED): a selector watch needs both sides. */
+  previous?: JsonObject;
 }
 
 interface Entry {
@@ -28,16 +25,6 @@ interface Entry {
   owners: Map<string, Ownership>;
 }
 
-export class StoreError extends Error {
-  constructor(
-    readonly code: number,
-    readonly reason: string,
-    message: string,
-    readonly details?: JsonObject,
-  ) {
-    super(message);
-  }
-}
 
 export type Listener = (event: StoredEvent) => void;
 
@@ -45,6 +32,14 @@ export interface ApplyOptions {
   manager: string;
   force: boolean;
   subresource?: "status";
+  /** dryRun=All: everything is checked and the result returned, nothing is stored. */
+  dryRun?: boolean;
+}
+
+export interface PatchOptions {
+  manager: string;
+  subresource?: "status";
+  dryRun?: boolean;
 }
 
 const objectKey = (namespace: string | undefined, name: string) => `${namespace ?? ""}/${name}`;
@@ -87,6 +82,11 @@ export class ObjectStore {
     return this.objects.get(resourceKey(type))?.get(objectKey(namespace, name))?.object;
   }
 
+  /** Whether the history still reaches back to this resourceVersion (a continue token or a resume from it works). */
+  stillRemembers(rv: number): boolean {
+    return rv >= this.compactedRv;
+  }
+
   /** Events after `since` for a resource, or a 410 when the history no longer reaches back that far. */
   eventsSince(type: ResourceType, since: number): StoredEvent[] {
     if (since < this.compactedRv) {
@@ -114,21 +114,43 @@ export class ObjectStore {
     bucket!.delete(key);
     const object = structuredClone(existing.object);
     (object.metadata as JsonObject).resourceVersion = String(++this.rv);
-    this.record({ rv: this.rv, resource: resourceKey(type), type: "DELETED", object });
+    this.record({ rv: this.rv, resource: resourceKey(type), type: "DELETED", object, previous: existing.object });
     return true;
   }
 
   /** JSON merge patch (RFC 7386), as `kubectl patch --type merge` sends it. */
   mergePatch(type: ResourceType, namespace: string | undefined, name: string, patch: JsonObject, manager = "unknown"): JsonObject {
+    return this.patch(type, namespace, name, (object) => mergeJson(object, patch) as JsonObject, { manager });
+  }
+
+  /**
+   * A patch as an Update by `manager` (merge, JSON or strategic: `change` turns the stored object into
+   * the new one); the manager comes to own the fields whose values it changed.
+   */
+  patch(type: ResourceType, namespace: string | undefined, name: string, change: (object: JsonObject) => JsonObject, opts: PatchOptions): JsonObject {
     const existing = this.entry(type, namespace, name);
     if (!existing) throw notFound(type, name);
-    const next = mergeJson(structuredClone(existing.object), patch) as JsonObject;
-    const owners = new Map(existing.owners);
-    const touched = flattenApplied(patch, type.listMapKeys ?? {}, Object.keys(patch).filter((k) => k !== "metadata"));
-    const own = owners.get(manager) ?? { operation: "Update" as const, apiVersion: apiVersionOf(type), time: this.time(), paths: new Set<string>() };
-    touched.forEach((_, path) => own.paths.add(path));
-    owners.set(manager, { ...own, time: this.time() });
-    return this.commit(type, next, existing, owners);
+    const before = structuredClone(existing.object);
+    const next = change(structuredClone(existing.object));
+    const meta = next.metadata as JsonObject | undefined;
+    if (!isObject(meta) || meta.name !== name) throw new StoreError(400, "BadRequest", `the name of the object (${String(meta?.name)}) does not match the name on the URL (${name})`);
+    keepOtherSide(next, before, opts.subresource);
+    const owners = new Map([...existing.owners].map(([m, o]) => [m, { ...o, paths: new Set(o.paths) }]));
+    const strip = (o: JsonObject) => ({ ...o, metadata: { ...(o.metadata as JsonObject), managedFields: null, resourceVersion: null } });
+    const roots = Object.keys(next).filter((k) => !["apiVersion", "kind", "metadata"].includes(k)).concat(["metadata.labels", "metadata.annotations"]);
+    const after = flattenApplied(strip(next), type.listMapKeys ?? {}, roots);
+    const previous = flattenApplied(strip(before), type.listMapKeys ?? {}, roots);
+    const changed = [...after].filter(([path, value]) => !previous.has(path) || !deepEqual(previous.get(path), value)).map(([path]) => path);
+    if (changed.length > 0) {
+      const own = owners.get(opts.manager) ?? { operation: "Update" as const, apiVersion: apiVersionOf(type), time: this.time(), paths: new Set<string>() };
+      for (const path of changed) {
+        for (const other of owners.values()) other.paths.delete(path);
+        own.paths.add(path);
+      }
+      owners.set(opts.manager, { ...own, operation: "Update", time: this.time(), subresource: opts.subresource });
+    }
+    validate(type, next);
+    return this.commit(type, next, existing, owners, opts.dryRun);
   }
 
   /** Server-side apply: the manager's fields become exactly those applied; conflicts need force. */
@@ -144,9 +166,11 @@ export class ObjectStore {
     // path -> managers owning it, so each apply costs its own fields, not the number of managers.
     const index = new Map<string, Set<string>>();
     for (const [manager, own] of owners) for (const path of own.paths) (index.get(path) ?? index.set(path, new Set()).get(path)!).add(manager);
+    const before = existing ? structuredClone(existing.object) : undefined;
     for (const { body, opts } of items) this.applyInto(type, current, owners, index, body, opts);
+    if (before) keepOtherSide(current, before, items[0]?.opts.subresource);
     validate(type, current);
-    return this.commit(type, current, existing, owners);
+    return this.commit(type, current, existing, owners, items.every((i) => i.opts.dryRun));
   }
 
   private applyInto(type: ResourceType, current: JsonObject, owners: Map<string, Ownership>, index: Map<string, Set<string>>, body: JsonObject, opts: ApplyOptions): void {
@@ -190,7 +214,7 @@ export class ObjectStore {
     return this.now().toISOString().replace(/\.\d{3}Z$/, "Z");
   }
 
-  private commit(type: ResourceType, next: JsonObject, existing: Entry | undefined, owners: Map<string, Ownership>): JsonObject {
+  private commit(type: ResourceType, next: JsonObject, existing: Entry | undefined, owners: Map<string, Ownership>, dryRun = false): JsonObject {
     const meta = (next.metadata ??= {}) as JsonObject;
     const previousMeta = (existing?.object.metadata ?? {}) as JsonObject;
     next.apiVersion = apiVersionOf(type);
@@ -199,22 +223,17 @@ export class ObjectStore {
     meta.creationTimestamp = (previousMeta.creationTimestamp as string) ?? (meta.creationTimestamp as string) ?? this.time();
     const specChanged = !existing || !deepEqual(existing.object.spec, next.spec);
     meta.generation = ((previousMeta.generation as number) ?? 0) + (specChanged ? 1 : 0);
+    meta.resourceVersion = previousMeta.resourceVersion ?? "";
+    meta.managedFields = managedFields(owners);
+    // A write that changes nothing (an identical apply) is not a write: same resourceVersion, no
+    // event, and the managers' timestamps stay as they were.
+    if (existing && deepEqual(withoutTimes(existing.object), withoutTimes(next))) return existing.object;
+    if (dryRun) return next;
     meta.resourceVersion = String(++this.rv);
-    meta.managedFields = [...owners]
-      .filter(([, own]) => own.paths.size > 0)
-      .map(([manager, own]) => ({
-        manager,
-        operation: own.operation,
-        apiVersion: own.apiVersion,
-        time: own.time,
-        fieldsType: "FieldsV1",
-        ...(own.subresource ? { subresource: own.subresource } : {}),
-        fieldsV1: fieldsV1(own.paths),
-      }));
     const key = resourceKey(type);
     if (!this.objects.has(key)) this.objects.set(key, new Map());
     this.objects.get(key)!.set(objectKey(meta.namespace as string | undefined, meta.name as string), { object: next, owners });
-    this.record({ rv: this.rv, resource: key, type: existing ? "MODIFIED" : "ADDED", object: next });
+    this.record({ rv: this.rv, resource: key, type: existing ? "MODIFIED" : "ADDED", object: next, previous: existing?.object });
     return next;
   }
 
@@ -229,48 +248,13 @@ export class ObjectStore {
     this.history.length = 0;
     this.compactedRv = this.rv;
   }
-}
 
-function mergeJson(target: Json, patch: Json): Json {
-  if (!isObject(patch)) return patch;
-  const out: JsonObject = isObject(target) ? target : {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else out[k] = mergeJson(out[k] ?? null, v);
-  }
-  return out;
-}
-
-export function notFound(type: ResourceType, name: string): StoreError {
-  return new StoreError(404, "NotFound", `${type.plural}${type.group ? `.${type.group}` : ""} "${name}" not found`, {
-    name,
-    group: type.group,
-    kind: type.plural,
-  });
-}
-
-function conflictError(type: ResourceType, conflicts: { manager: string; path: string }[]): StoreError {
-  const causes = conflicts.map(({ manager, path }) => ({
-    reason: "FieldManagerConflict",
-    message: `conflict with "${manager}" using ${apiVersionOf(type)}`,
-    field: describeField(path),
-  }));
-  const listing = causes.map((c) => `${c.message}: ${c.field}`).join("\n");
-  return new StoreError(409, "Conflict", `Apply failed with ${conflicts.length} conflict${conflicts.length === 1 ? "" : "s"}: ${listing}`, { causes });
-}
-
-/** The one schema rule of the real CRD that Faultline must see the consequence of. */
-function validate(type: ResourceType, object: JsonObject): void {
-  const reports = (((object.status as JsonObject | undefined)?.encryptionStatus as JsonObject | undefined)?.healthReports ?? []) as JsonObject[];
-  const missing = reports.findIndex((r) => typeof r.remoteKeyID !== "string" || r.remoteKeyID === "");
-  if (missing >= 0) {
-    const meta = object.metadata as JsonObject;
-    const field = `status.encryptionStatus.healthReports[${missing}].remoteKeyID`;
-    throw new StoreError(422, "Invalid", `${type.kind}.${type.group} "${meta.name}" is invalid: ${field}: Required value`, {
-      name: meta.name as string,
-      group: type.group,
-      kind: type.kind,
-      causes: [{ reason: "FieldValueRequired", message: "Required value", field }],
-    });
+  /**
+   * A new resourceVersion history, as after a restart onto restored storage: objects are kept, the
+   * counter jumps ahead, and every resourceVersion handed out before answers 410 on resume.
+   */
+  newHistory(): void {
+    this.rv += 100_000;
+    this.compactAll();
   }
 }

@@ -28,6 +28,8 @@ export interface CleanReport {
   clipped: number;
   /** Values dropped for being deeper than maxDepth, or past maxItems. */
   dropped: number;
+  /** When present, collects the distinct refused characters as "U+0000" (at most 8), for the log. */
+  refused?: Set<string>;
 }
 
 export const emptyReport = (): CleanReport => ({ replaced: 0, clipped: 0, dropped: 0 });
@@ -36,18 +38,27 @@ export function changed(report: CleanReport): boolean {
   return report.replaced + report.clipped + report.dropped > 0;
 }
 
+/** Adds one report's counts (and refused characters) to another. */
+export function addReport(into: CleanReport, from: CleanReport): CleanReport {
+  into.replaced += from.replaced;
+  into.clipped += from.clipped;
+  into.dropped += from.dropped;
+  if (into.refused) for (const code of from.refused ?? []) if (into.refused.size < 8) into.refused.add(code);
+  return into;
+}
+
 /** "2 characters replaced, 1 value clipped" for a log line or a page; "" when nothing changed. */
 export function describeReport(report: CleanReport): string {
   const parts: string[] = [];
   if (report.replaced) parts.push(`${report.replaced} character${report.replaced === 1 ? "" : "s"} replaced`);
   if (report.clipped) parts.push(`${report.clipped} value${report.clipped === 1 ? "" : "s"} clipped`);
   if (report.dropped) parts.push(`${report.dropped} value${report.dropped === 1 ? "" : "s"} dropped (too deep or too many)`);
-  return parts.join(", ");
+  const codes = report.refused?.size ? ` (${[...report.refused].join(", ")})` : "";
+  return parts.join(", ") + (report.replaced ? codes : "");
 }
 
 // Characters PostgreSQL's text and jsonb refuse (NUL, \u0000 in jsonb), lone surrogates (invalid UTF-8 once
 // encoded), C0 controls a page cannot show, and the two noncharacters some parsers reject.
-// eslint-disable-next-line no-control-regex
 const REFUSED = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** One string made safe to store and show; the report counts what changed. */
@@ -59,8 +70,9 @@ export function cleanText(text: string, maxString = DEFAULT_LIMITS.maxString, re
     out = out.slice(0, end) + CLIPPED_MARKER;
     report.clipped++;
   }
-  return out.replace(REFUSED, () => {
+  return out.replace(REFUSED, (ch) => {
     report.replaced++;
+    if (report.refused && report.refused.size < 8) report.refused.add(`U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
     return REPLACEMENT;
   });
 }
@@ -100,6 +112,46 @@ export function cleanValue(value: unknown, limits: Partial<CleanLimits> = {}, re
     return out;
   };
   return walk(value, 0);
+}
+
+const REFUSED_ONE = new RegExp(REFUSED.source);
+
+/**
+ * Whether cleanValue would return the value unchanged (no refused character, nothing too long, deep or many):
+ * a read-only walk, so clean input (the usual case) is neither copied nor allocated again.
+ */
+export function isClean(value: unknown, limits: Partial<CleanLimits> = {}): boolean {
+  const l = { ...DEFAULT_LIMITS, ...limits };
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v === "string") {
+      if (v.length > l.maxString || REFUSED_ONE.test(v)) return false;
+      continue;
+    }
+    if (typeof v === "number") {
+      if (!Number.isFinite(v)) return false;
+      continue;
+    }
+    if (v === null || v === undefined || typeof v === "boolean" || v instanceof Date) continue;
+    if (typeof v !== "object") return false;
+    if (depth >= l.maxDepth) return false;
+    if (Array.isArray(v)) {
+      if (v.length > l.maxItems) return false;
+      for (const item of v) {
+        if (item === undefined) return false; // cleanValue writes null there
+        stack.push([item, depth + 1]);
+      }
+      continue;
+    }
+    const keys = Object.keys(v);
+    if (keys.length > l.maxItems) return false;
+    for (const key of keys) {
+      if (key.length > 256 || REFUSED_ONE.test(key)) return false;
+      stack.push([(v as Record<string, unknown>)[key], depth + 1]);
+    }
+  }
+  return true;
 }
 
 /** The nesting depth of a value, counted without recursion (so a hostile 100,000-deep value cannot overflow). */

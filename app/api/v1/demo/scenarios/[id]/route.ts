@@ -23,7 +23,7 @@ async function change(request: Request, { params }: Params, on: boolean) {
     return NextResponse.json({ error: "invalid request", fields: parsed.error.flatten().fieldErrors }, { status: 400 });
   }
   try {
-    setScenario(demo.cluster, id, on, parsed.data);
+    await setScenario(demo.cluster, id, on, parsed.data);
   } catch (error) {
     if (error instanceof ScenarioError) return NextResponse.json({ error: error.message }, { status: error.status });
     throw error;
