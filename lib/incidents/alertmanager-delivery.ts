@@ -34,6 +34,20 @@ export interface Delivery {
   cleaned: CleanReport;
 }
 
+/** Seconds Alertmanager is asked to wait before it retries (it retries any 5xx with its own backoff regardless). */
+export const RETRY_AFTER = "30";
+
+/**
+ * The answer past a bound: a 5xx, so Alertmanager keeps the group and sends it again (it gives up a 4xx as
+ * unrecoverable). Plain data, so the edge (lib/http) can give the same answer for a body it stops reading.
+ */
+export function overBound(size: { bytes: number; declared: boolean } | { alerts: number }): { status: 503; headers: Record<string, string>; body: { error: string; retry: true } } {
+  const what = "alerts" in size ? `${size.alerts} alerts` : `${size.declared ? "" : "more than "}${size.bytes} bytes`;
+  const limit = "alerts" in size ? `${ALERTMANAGER_ALERT_LIMIT} alerts` : `${ALERTMANAGER_BODY_LIMIT} bytes`;
+  const error = `delivery of ${what} is over Faultline's limit of ${limit}; nothing was recorded and Alertmanager keeps the group. Split the group (group_by) or set max_alerts in the receiver.`;
+  return { status: 503, headers: { "retry-after": RETRY_AFTER }, body: { error, retry: true } };
+}
+
 export type BodyRead = { value: unknown } | { tooLarge: { bytes: number; declared: boolean } } | { notJson: true };
 
 /**

@@ -1,16 +1,14 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getDb } from "@/lib/db/client";
-import { ALERTMANAGER_ALERT_LIMIT, ALERTMANAGER_BODY_LIMIT } from "@/lib/incidents/alertmanager";
-import { parseDelivery, readDeliveryBody } from "@/lib/incidents/alertmanager-delivery";
+import { ALERTMANAGER_BODY_LIMIT } from "@/lib/incidents/alertmanager";
+import { overBound, parseDelivery, readDeliveryBody, RETRY_AFTER } from "@/lib/incidents/alertmanager-delivery";
 import { DeliveryFailed, ingestDelivery } from "@/lib/incidents/ingest-alerts";
 import { invalid } from "@/lib/incidents/request";
 import { changed, describeReport } from "@/lib/text/outside-text";
 
 const Cluster = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
-/** Seconds Alertmanager is asked to wait; it retries any 5xx with its own backoff either way. */
-const RETRY_AFTER = "30";
 
-/** A 5xx, so Alertmanager keeps the group and sends it again (it gives a group up on a 4xx). */
+/** A 503 with Retry-After, so Alertmanager keeps the group and sends it again (it gives a group up on a 4xx). */
 function retryLater(error: string, extra: Record<string, unknown> = {}) {
   console.error(`[faultline] alertmanager webhook: ${error}`);
   return NextResponse.json({ error, retry: true, ...extra }, { status: 503, headers: { "retry-after": RETRY_AFTER } });
@@ -25,15 +23,10 @@ export async function POST(request: NextRequest) {
   const cluster = request.nextUrl.searchParams.get("cluster") ?? undefined;
   if (cluster !== undefined && !Cluster.test(cluster)) return invalid({ cluster: ["must be a lowercase cluster name"] });
   const read = await readDeliveryBody(request, ALERTMANAGER_BODY_LIMIT);
-  if ("tooLarge" in read) {
-    const { bytes, declared } = read.tooLarge;
-    return retryLater(`delivery of ${declared ? "" : "more than "}${bytes} bytes is over Faultline's limit of ${ALERTMANAGER_BODY_LIMIT} bytes; nothing was recorded and Alertmanager keeps the group. Split the group (group_by) or set max_alerts in the receiver.`);
-  }
+  if ("tooLarge" in read) return retryLater(overBound(read.tooLarge).body.error);
   if ("notJson" in read) return invalid({ body: ["must be JSON"] });
   const parsed = await parseDelivery(read.value, cluster);
-  if ("tooMany" in parsed) {
-    return retryLater(`delivery of ${parsed.tooMany} alerts is over Faultline's limit of ${ALERTMANAGER_ALERT_LIMIT} alerts; nothing was recorded and Alertmanager keeps the group. Split the group (group_by) or set max_alerts in the receiver.`);
-  }
+  if ("tooMany" in parsed) return retryLater(overBound({ alerts: parsed.tooMany }).body.error);
   if ("fields" in parsed) return invalid(parsed.fields);
   const { delivery } = parsed;
   for (const r of delivery.refused.slice(0, 20)) console.warn(`[faultline] alertmanager webhook: refused alert ${r.index} (${r.alert}, fingerprint ${r.fingerprint ?? "none"}): ${JSON.stringify(r.fields)}`);
