@@ -66,6 +66,18 @@ describe("the real Alertmanager in front of Faultline", () => {
     expect(resolved.sort()).toEqual(incidents.map((i) => i.id).sort());
   });
 
+  it("passes a NUL in a label through, and Faultline stores it as U+FFFD", async () => {
+    const am = await alertmanager();
+    const alerts = group(3, { alertname: "NulLabel", cluster: "lab", startsAt: new Date().toISOString() });
+    alerts[1].labels.instance = "node-\u0000-1";
+    await am.push(alerts);
+    await until("the group recorded", async () => (await count("alert_received", "NulLabel")) === 3);
+    const members = await db.prisma.incidentMember.findMany({ where: { signal: "NulLabel" }, orderBy: { subject: "asc" } });
+    expect(members.map((m) => m.subject)).toEqual(["node-0:9100", "node-2:9100", "node-\uFFFD-1"]);
+    const events = await db.prisma.incidentEvent.findMany({ where: { kind: "alert_received", payload: { path: ["alertname"], equals: "NulLabel" } } });
+    expect(events.map((e) => (e.payload as { cleaned?: string }).cleaned ?? "").sort()).toEqual(["", "", "1 character replaced"]);
+  });
+
   it("records on the incident how many alerts Alertmanager left out when max_alerts cuts the group", async () => {
     const am = await alertmanager(50);
     const from = receiver.deliveries.length;
