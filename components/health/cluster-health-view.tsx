@@ -9,6 +9,7 @@ import { ComponentCards } from "./component-cards";
 import { age, KmsMatrixTable, STATE_TONE } from "./kms-matrix-table";
 import { KmsMetricsPanel } from "./kms-metrics-panel";
 import { RefusedUnits } from "./refused-units";
+import { ThrottledSources } from "./throttled-sources";
 
 export type SignalLinks = Record<string, { catalog: { id: string; title: string }[]; runbooks: { id: string; title: string }[] }>;
 
@@ -64,6 +65,7 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
           ))}
         </div>
       ) : null}
+      <ThrottledSources sources={h.sources} checkedAt={h.checkedAt} />
       <p className="muted">
         ClusterOperator kube-apiserver: Degraded={h.clusterOperator?.degraded ?? "?"} {h.clusterOperator?.reason ? `(${h.clusterOperator.reason})` : ""}
         {h.disagreement ? <span className="badge badge-orange" style={{ marginLeft: 8 }}>disagrees with Faultline</span> : null}

@@ -18,7 +18,7 @@ export interface ClusterHealth {
   simulated: boolean;
   checkedAt: string;
   intervalSeconds: number;
-  sources: { name: string; up: boolean; lastSuccess?: string; downSince?: string; lastError?: string; watch?: SourceState["watch"]; cleaned?: string }[];
+  sources: { name: string; up: boolean; lastSuccess?: string; downSince?: string; lastError?: string; watch?: SourceState["watch"]; throttled?: SourceState["throttled"]; cleaned?: string }[];
   /** Signals and sources that failed alone: stored or judged by the incident rules they could not be; the rest were. */
   refused?: (Refusal & { stage: "store" | "judge" })[];
   /** The kube-apiserver's node x plugin matrix (kubeapiservers CR): the one that blocks API-server start-up. */
@@ -136,7 +136,7 @@ export function composeClusterHealth(input: ComposeInput): ClusterHealth {
     simulated: input.simulated,
     checkedAt: now.toISOString(),
     intervalSeconds: input.intervalSeconds,
-    sources: Object.values(sources).map((s) => ({ name: s!.name, up: s!.up, lastSuccess: s!.lastSuccess, downSince: s!.downSince, lastError: s!.lastError, ...(s!.watch ? { watch: s!.watch } : {}), ...(input.cleaned?.get(s!.name) ? { cleaned: input.cleaned.get(s!.name) } : {}) })),
+    sources: Object.values(sources).map((s) => ({ name: s!.name, up: s!.up, lastSuccess: s!.lastSuccess, downSince: s!.downSince, lastError: s!.lastError, ...(s!.watch ? { watch: s!.watch } : {}), ...(s!.throttled ? { throttled: s!.throttled } : {}), ...(input.cleaned?.get(s!.name) ? { cleaned: input.cleaned.get(s!.name) } : {}) })),
     matrix,
     serverMatrices,
     reasons,

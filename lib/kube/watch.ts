@@ -1,72 +1,38 @@
 import "server-only";
-import * as k8s from "@kubernetes/client-node";
 import { getJson, KubeHttpError, type KubeAccess } from "./client";
+import { throttleDelayMs, throttleOf } from "./http-error";
+import { openWatch, type WatchStream } from "./watch-stream";
+import { DEFAULT_WATCH_TUNING, ObjectCache, redact, rvOf, type WatchSpec, type WatchState, type WatchTuning } from "./watch-state";
+
+export { DEFAULT_WATCH_TUNING, type WatchSpec, type WatchState, type WatchThrottle, type WatchTuning } from "./watch-state";
 
 // A LIST then WATCH of one resource collection (or one named object in it), kept in memory: an
 // informer written for what the monitor needs. It asks for bookmarks, relists on 410 Gone, reconnects
-// with capped, jittered backoff, and a watchdog restarts a watch that has gone silent (no event and no
-// bookmark within a bound), a failure mode of long-lived watches that raises no error of its own.
-// Its up/down state follows the same rules as every other source: a single dropped connection that
-// reconnects at once is not an outage; a second failure in a row is, and "down since" is the first.
-
-export interface WatchSpec {
-  /** The collection: /api/v1/nodes, /apis/apps/v1/namespaces/<ns>/deployments, ... */
-  path: string;
-  /** Watch only this object (fieldSelector=metadata.name=<name>). */
-  name?: string;
-}
-
-export interface WatchTuning {
-  /** No event and no bookmark for this long: the watch is restarted (with a fresh LIST). */
-  stallMs: number;
-  backoffInitialMs: number;
-  backoffMaxMs: number;
-  /** The server closes the watch after this long; it is then resumed from the last resourceVersion. */
-  timeoutSeconds: number;
-  /** While the API does not serve the resource type (404 on LIST), ask again this often. */
-  notServedRetryMs: number;
-}
-
-export const DEFAULT_WATCH_TUNING: WatchTuning = { stallMs: 180_000, backoffInitialMs: 500, backoffMaxMs: 10_000, timeoutSeconds: 300, notServedRetryMs: 60_000 };
-
-export interface WatchState {
-  up: boolean;
-  /** A LIST has succeeded at least once: the cache says something. */
-  synced: boolean;
-  /** The API does not serve this resource type (a 404 on LIST): an answer, not an outage. */
-  notServed: boolean;
-  /** The last time the server was heard from (LIST, event or bookmark). */
-  lastSuccess?: string;
-  downSince?: string;
-  lastError?: string;
-  resourceVersion?: string;
-  lists: number;
-  reconnects: number;
-  stalls: number;
-  expired: number;
-}
+// with capped, jittered backoff, and a watchdog restarts a watch gone silent (no event, no bookmark).
+// Up/down as for every source: one dropped connection that reconnects at once is not an outage, a second
+// failure in a row is. A WATCH the server accepted is up at once; throttling (429, or 503 with
+// Retry-After) is not an outage: it is shown as such and the next try waits Retry-After.
 
 type Phase = "idle" | "listing" | "watching" | "waiting";
 
-const keyOf = (object: unknown) => {
-  const meta = (object as { metadata?: { namespace?: string; name?: string } } | null)?.metadata;
-  return meta?.name ? `${meta.namespace ?? ""}/${meta.name}` : undefined;
-};
-const rvOf = (object: unknown) => (object as { metadata?: { resourceVersion?: unknown } } | null)?.metadata?.resourceVersion;
-const redact = (text: string) => text.replace(/Bearer\s+\S+/gi, "Bearer ***").slice(0, 300);
-
 export class ResourceWatch {
   readonly state: WatchState = { up: false, synced: false, notServed: false, lists: 0, reconnects: 0, stalls: 0, expired: 0 };
-  private readonly objects = new Map<string, unknown>();
-  private itemsCache?: unknown[];
+  private readonly cache = new ObjectCache();
   private generation = 0;
   private phase: Phase = "idle";
-  private controller?: AbortController;
+  private controller?: WatchStream;
   private retry?: NodeJS.Timeout;
   private watchdog?: NodeJS.Timeout;
   private lastHeard = 0;
   private watchStarted = 0;
+  /** When the current WATCH was accepted (0 while connecting). */
+  private acceptedAt = 0;
   private failures = 0;
+  /** Whether the watch delivered anything since the last LIST, and how many 410s came in a row without. */
+  private heardSinceList = false;
+  /** Set while the last failure was the network's (refused, reset, timed out, silent), not an HTTP answer. */
+  private failedOn?: "list" | "watch";
+  private expiredInARow = 0;
   private firstFailureAt?: string;
   private stopped = true;
 
@@ -90,8 +56,7 @@ export class ResourceWatch {
     this.stopped = true;
     this.generation++;
     this.phase = "idle";
-    this.controller?.abort();
-    this.controller = undefined;
+    this.closeStream();
     if (this.retry) clearTimeout(this.retry);
     if (this.watchdog) clearInterval(this.watchdog);
   }
@@ -101,14 +66,13 @@ export class ResourceWatch {
    * same array until something changes, so consumers can tell "unchanged" by reference.
    */
   items(): unknown[] {
-    this.itemsCache ??= [...this.objects.values()];
-    return this.itemsCache;
+    return this.cache.items();
   }
 
   /** The named object, null when it does not exist (or its type is not served), undefined before the first LIST. */
   object(): unknown {
     if (!this.state.synced) return undefined;
-    return this.objects.values().next().value ?? null;
+    return this.cache.first();
   }
 
   private query(): string {
@@ -121,16 +85,13 @@ export class ResourceWatch {
     this.controller?.abort();
     this.phase = "listing";
     try {
-      const list = (await getJson(this.access(), `${this.spec.path}${this.query()}`)) as { items?: unknown; metadata?: { resourceVersion?: unknown } };
+      // "No byte for this long" bounds a LIST as the stall bound bounds a watch (a blackholed connection).
+      const list = (await getJson(this.access(), `${this.spec.path}${this.query()}`, Math.min(30_000, this.tuning.stallMs))) as { items?: unknown; metadata?: { resourceVersion?: unknown } };
       if (generation !== this.generation) return;
       if (!Array.isArray(list?.items)) throw new Error(`LIST ${this.spec.path}: the answer has no items array`);
-      this.objects.clear();
-      this.itemsCache = undefined;
-      for (const item of list.items) {
-        const key = keyOf(item);
-        if (key) this.objects.set(key, item);
-      }
+      this.cache.replace(list.items);
       this.state.resourceVersion = typeof list.metadata?.resourceVersion === "string" ? list.metadata.resourceVersion : undefined;
+      this.heardSinceList = false;
       this.state.lists++;
       this.state.notServed = false;
       this.heard();
@@ -140,8 +101,7 @@ export class ResourceWatch {
       if (generation !== this.generation) return;
       if (error instanceof KubeHttpError && error.code === 404) {
         // The cluster has no such resource type (not OpenShift, or the CRD is not installed yet).
-        this.objects.clear();
-        this.itemsCache = undefined;
+        this.cache.replace([]);
         this.state.notServed = true;
         this.state.lists++;
         this.heard();
@@ -160,29 +120,41 @@ export class ResourceWatch {
     this.phase = "watching";
     this.lastHeard = Date.now();
     this.watchStarted = Date.now();
-    const watch = new k8s.Watch(this.access().config);
-    // The client's own inactivity timer (a private field, 30 s) would cut quiet watches between two
-    // bookmarks a minute apart; the watchdog owns silence, so that timer only backs it up.
-    (watch as unknown as { requestTimeoutMs: number }).requestTimeoutMs = this.tuning.stallMs * 2;
+    this.acceptedAt = 0;
     const params: Record<string, string | number | boolean> = { allowWatchBookmarks: true, timeoutSeconds: this.tuning.timeoutSeconds };
     if (this.state.resourceVersion) params.resourceVersion = this.state.resourceVersion;
     if (this.spec.name) params.fieldSelector = `metadata.name=${this.spec.name}`;
     try {
-      const controller = await watch.watch(
+      const stream = await openWatch(
+        this.access(),
         this.spec.path,
         params,
         (type, object) => {
           if (generation === this.generation) this.event(type, object);
         },
-        (error: unknown) => {
+        (error) => {
           if (generation === this.generation && !this.stopped) this.ended(error);
         },
+        Math.min(30_000, this.tuning.stallMs),
       );
-      if (generation !== this.generation) controller.abort();
-      else this.controller = controller;
+      if (generation !== this.generation || this.stopped) return stream.abort();
+      this.controller = stream;
+      this.accepted();
     } catch (error) {
       if (generation === this.generation) this.fail(error, "watch");
     }
+  }
+
+  /** The server accepted the WATCH: it is reachable and serving, which is all "up" means. */
+  private accepted(): void {
+    this.acceptedAt = Date.now();
+    this.lastHeard = Date.now();
+    const wasUp = this.state.up;
+    this.state.up = true;
+    this.state.downSince = undefined;
+    this.state.throttled = undefined;
+    this.state.lastSuccess = this.now().toISOString();
+    if (!wasUp) this.onChange();
   }
 
   private event(type: string, object: unknown): void {
@@ -190,10 +162,13 @@ export class ResourceWatch {
     if (type === "ERROR") {
       const status = object as { code?: unknown; message?: unknown } | null;
       if (status?.code === 410) {
-        // Our resourceVersion is older than the server's history: start again from a fresh LIST.
+        // Older than the server's history: relist. A 410 again straight after that LIST would loop: back off.
         this.state.expired++;
         this.state.resourceVersion = undefined;
-        void this.relist();
+        this.closeStream();
+        this.expiredInARow = this.heardSinceList ? 1 : this.expiredInARow + 1;
+        const n = this.expiredInARow - 1;
+        this.retryIn(n === 0 ? 0 : Math.round(this.backoffMs(n) * (0.5 + Math.random() * 0.5)), "list");
         return;
       }
       this.fail(new Error(`watch ${this.spec.path}: ${typeof status?.message === "string" ? status.message : "error event"}`), "watch");
@@ -201,20 +176,15 @@ export class ResourceWatch {
     }
     const rv = rvOf(object);
     if (typeof rv === "string" && rv) this.state.resourceVersion = rv;
+    this.heardSinceList = true;
     this.heard();
-    if (type === "BOOKMARK") return;
-    const key = keyOf(object);
-    if (!key) return;
-    if (type === "DELETED") this.objects.delete(key);
-    else if (type === "ADDED" || type === "MODIFIED") this.objects.set(key, object);
-    else return;
-    this.itemsCache = undefined;
-    this.onChange();
+    if (this.cache.apply(type, object)) this.onChange();
   }
 
   /** The watch connection closed: the server's timeout (resume at once) or an error (back off). */
   private ended(error: unknown): void {
     this.controller = undefined;
+    if (this.phase !== "watching") return; // an ERROR event already moved on (relist or retry)
     const lived = Date.now() - this.watchStarted;
     if (!error && lived > 1_000) {
       this.state.reconnects++;
@@ -230,8 +200,7 @@ export class ResourceWatch {
     if (silent < this.tuning.stallMs) return;
     this.state.stalls++;
     this.generation++;
-    this.controller?.abort();
-    this.controller = undefined;
+    this.closeStream();
     // A silent watch may have missed events: the next attempt lists afresh.
     this.state.resourceVersion = undefined;
     this.fail(new Error(`watch ${this.spec.path} went silent: no event or bookmark for ${Math.round(silent / 1000)} s; restarted`), "stall");
@@ -244,10 +213,21 @@ export class ResourceWatch {
     this.state.synced = true;
     this.state.lastSuccess = this.now().toISOString();
     this.state.downSince = undefined;
+    this.state.throttled = undefined;
   }
 
   private fail(error: unknown, phase: "list" | "watch" | "stall"): void {
     if (this.stopped) return;
+    this.closeStream();
+    const throttle = throttleOf(error);
+    if (throttle) return this.throttled(error as Error, throttle, phase);
+    // A watch that was accepted and served for a while before it broke starts a fresh count.
+    if (phase === "watch" && this.acceptedAt > 0 && Date.now() - this.acceptedAt > 1_000) {
+      this.failures = 0;
+      this.firstFailureAt = undefined;
+    }
+    this.acceptedAt = 0;
+    this.failedOn = error instanceof KubeHttpError ? undefined : phase === "watch" ? "watch" : "list";
     this.failures++;
     this.firstFailureAt ??= this.now().toISOString();
     const message = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
@@ -258,9 +238,52 @@ export class ResourceWatch {
       this.state.up = false;
       this.state.downSince ??= this.firstFailureAt;
     }
+    if (!this.state.up) this.state.throttled = undefined; // an outage now, not throttling
     if (wasUp !== this.state.up) this.onChange();
-    const base = Math.min(this.tuning.backoffMaxMs, this.tuning.backoffInitialMs * 2 ** Math.min(this.failures - 1, 16));
+    const base = this.backoffMs(this.failures - 1);
     const delay = phase === "stall" && this.failures === 1 ? 0 : Math.round(base * (0.5 + Math.random() * 0.5));
+    this.retryIn(delay, phase);
+  }
+
+  /**
+   * Throttled: the server answered and asked for a pause. Not a failure toward "down"; the source keeps
+   * its objects and state, says since when it is throttled, and is asked again after Retry-After.
+   */
+  private throttled(error: Error, throttle: { status: number; retryAfterSeconds: number }, phase: "list" | "watch" | "stall"): void {
+    const delay = throttleDelayMs(throttle);
+    const at = this.now();
+    this.state.lastError = redact(error.message);
+    const retryAt = new Date(at.getTime() + delay).toISOString();
+    this.state.throttled = { since: this.state.throttled?.since ?? at.toISOString(), status: throttle.status, retryAfterSeconds: throttle.retryAfterSeconds, retryAt };
+    // An answer, even "come back later", shows the server is reachable: an outage before it is over.
+    this.failures = 0;
+    this.firstFailureAt = undefined;
+    this.state.up = true;
+    this.state.downSince = undefined;
+    this.onChange();
+    this.retryIn(delay, phase);
+  }
+
+  private closeStream(): void {
+    this.controller?.abort();
+    this.controller = undefined;
+  }
+
+  private backoffMs = (step: number) => Math.min(this.tuning.backoffMaxMs, this.tuning.backoffInitialMs * 2 ** Math.min(step, 16));
+
+  /**
+   * Another request to the same API server has just been answered: a watch that is down for a network
+   * reason tries again now instead of waiting out its backoff, or a request a blackhole still holds.
+   */
+  nudge(): void {
+    if (this.stopped || this.state.up || !this.failedOn) return;
+    const phase = this.failedOn;
+    this.failedOn = undefined;
+    this.closeStream();
+    this.retryIn(0, phase);
+  }
+
+  private retryIn(delay: number, phase: "list" | "watch" | "stall"): void {
     const generation = ++this.generation;
     this.phase = "waiting";
     if (this.retry) clearTimeout(this.retry);

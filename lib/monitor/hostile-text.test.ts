@@ -9,6 +9,7 @@ import { setScenario } from "@/lib/sim/scenarios";
 import { pollOnce } from "./monitor";
 import { pollUntil, startSimMonitor, type SimMonitor } from "@/test/sim-monitor";
 import { persistRound } from "./persist";
+import { rawRequest } from "@/lib/sim/test-request";
 
 // A hostile reporter writes a NUL and a lone surrogate into the operator CR through the API server (the
 // simulator's admin write path) while OpenBao is sealed: the incident still opens and health is still stored.
@@ -29,13 +30,14 @@ const HOSTILE = "sealed\u0000 by \ud800 reporter";
 
 /** A merge patch of the KubeAPIServer CR's status, as a reporter with write access would send it. */
 async function patchStatus(status: object): Promise<void> {
-  const { url, adminToken } = sim.server.endpoints();
-  const response = await fetch(`${url}/apis/operator.openshift.io/v1/kubeapiservers/cluster/status`, {
+  const endpoints = sim.server.endpoints();
+  const response = await rawRequest(endpoints, "/apis/operator.openshift.io/v1/kubeapiservers/cluster/status", {
     method: "PATCH",
-    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/merge-patch+json" },
+    token: endpoints.adminToken,
+    headers: { "content-type": "application/merge-patch+json" },
     body: JSON.stringify({ status }),
   });
-  expect(response.status, await response.clone().text()).toBe(200);
+  expect(response.status, response.body).toBe(200);
 }
 
 describe("text from a hostile cluster", () => {
@@ -45,7 +47,7 @@ describe("text from a hostile cluster", () => {
     const conditions = cr.status.conditions.map((c) => (c.type === "NodeControllerDegraded" ? { ...c, message: `All master nodes are ready ${HOSTILE}` } : c));
     await patchStatus({
       conditions,
-      encryptionStatus: { healthReports: [{ nodeName: "master-0", keyID: "1", status: "Unhealthy", lastCheckedTime: new Date().toISOString(), detail: `openbao: ${HOSTILE}` }] },
+      encryptionStatus: { healthReports: [{ nodeName: "master-0", keyID: "1", remoteKeyID: "kms-key:v1", status: "Unhealthy", lastCheckedTime: new Date().toISOString(), detail: `openbao: ${HOSTILE}` }] },
     });
     const config = parseRulesConfig({ openAfterObservations: 2, openAfterSeconds: 3600 });
     const memo = sim.entry.memo;
@@ -80,7 +82,7 @@ describe("text from a hostile cluster", () => {
   it("shows a signal the database refuses as a problem of that signal on the health it serves, and stores the rest", async () => {
     // A reporter names a node 8,000 incompressible characters long: no character is wrong, but PostgreSQL's index refuses it.
     const huge = randomBytes(6000).toString("base64");
-    await patchStatus({ encryptionStatus: { healthReports: [{ nodeName: huge, keyID: "1", status: "Unhealthy", lastCheckedTime: new Date().toISOString(), detail: "plugin down" }] } });
+    await patchStatus({ encryptionStatus: { healthReports: [{ nodeName: huge, keyID: "1", remoteKeyID: "kms-key:v1", status: "Unhealthy", lastCheckedTime: new Date().toISOString(), detail: "plugin down" }] } });
     const health = await pollUntil(sim.entry, (h) => h.signals.some((s) => s.subject.includes(huge)), "the signal about the huge node");
     await persistRound(prisma, health, sim.entry.sources, sim.entry.memo, new Date());
     const after = await pollOnce(sim.entry);

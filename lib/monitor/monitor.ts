@@ -72,8 +72,11 @@ export async function pollOnce(entry: Monitored, now: () => Date = () => new Dat
       if (probe && !probe.up && probe.retryAt) entry.sources = { ...entry.sources, [name]: { ...probe, retryAt: undefined } };
     }
   }
+  const readyzBefore = entry.sources.readyz;
   const probes = await collect(entry.target, entry.sources, now, access());
   entry.sources = { ...entry.sources, ...cleanIntake(entry, probes) };
+  // And the other way: the API server just answered /readyz, so watches down for a network reason retry now.
+  if (probes.readyz && probes.readyz !== readyzBefore && probes.readyz.up && !probes.readyz.throttled) for (const w of entry.watches.values()) w.nudge();
   return composeNow(entry, now());
 }
 

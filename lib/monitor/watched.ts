@@ -64,9 +64,10 @@ export function watchedSources(watches: Watches, previous: Sources): Partial<Sou
       up: s.up,
       lastSuccess: s.lastSuccess ?? before?.lastSuccess,
       downSince: s.up ? undefined : before?.up === false && before.downSince ? before.downSince : s.downSince,
-      lastError: s.up ? undefined : s.lastError,
+      lastError: s.up && !s.throttled ? undefined : s.lastError,
       value,
       watch: stats,
+      ...(s.throttled ? { throttled: { ...s.throttled }, retryAt: s.throttled.retryAt } : {}),
     };
   }
   return out as Partial<Sources>;
