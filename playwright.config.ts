@@ -35,9 +35,6 @@ export default defineConfig({
     command: "npm start",
     url: `http://127.0.0.1:${PORT}/api/readyz`,
     env: { PORT: String(PORT), HOST: "127.0.0.1", FAULTLINE_DATA_DIR: ".data/e2e", FAULTLINE_DEMO_INTERVAL_SECONDS: "2", FAULTLINE_POLL_SECONDS: "1",
-      // Bookmarks every 5 s instead of a real server's minute: a watch resumed after an outage counts as up only once
-      // it hears something, and e2e/health.spec.ts's recovery test waits 8 s for the nodes' watch (which has no events).
-      FAULTLINE_DEMO_BOOKMARK_SECONDS: "5",
       // Incidents open and resolve within seconds, so e2e/incidents.spec.ts does not wait minutes.
       FAULTLINE_INCIDENT_RULES: JSON.stringify({ openAfterObservations: 2, openAfterSeconds: 2, resolveAfterSeconds: 5, groupWindowSeconds: 10, reopenWindowSeconds: 3 }),
     },

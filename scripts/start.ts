@@ -6,6 +6,7 @@ import path from "node:path";
 import { buildIsCurrent, hashSources, HASH_FILE } from "../lib/build-state";
 import { CatalogError, loadCatalog } from "../lib/catalog/load";
 import { formatIssue } from "../lib/catalog/yaml-source";
+import { childEnv } from "../lib/child-env";
 import { prepareDatabase, stopDatabase } from "../lib/db/lifecycle";
 import { EnvError, loadEnv, prepareNextEnv, type Env } from "../lib/env";
 
@@ -37,7 +38,8 @@ function build(): void {
   console.log("[faultline] building the dashboard (first start, or the sources changed; about a minute on 2 cores)...");
   const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
     stdio: "inherit",
-    env: prepareNextEnv(),
+    // The build needs no secret: it runs before the embedded database exists, so without DATABASE_URL too.
+    env: childEnv(prepareNextEnv()),
   });
   if (result.status !== 0) fail("next build failed; see the output above");
   writeFileSync(path.join(root, HASH_FILE), `${hashSources(root)}\n`);

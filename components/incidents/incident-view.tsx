@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { AlertGaps } from "./alert-gaps";
 import { ago } from "./format";
 import { IncidentActions } from "./incident-actions";
 import { IncidentHeader } from "./incident-header";
@@ -40,6 +41,7 @@ export function IncidentView({ initial, links, runbooks, runbookTitles, monitore
           Could not refresh ({query.error.message}); showing what was loaded {ago(new Date(query.dataUpdatedAt).toISOString(), now)}.
         </p>
       ) : null}
+      <AlertGaps gaps={d.alertGaps ?? []} />
       <div className="incident-layout">
         <div className="incident-main">
           <section className="panel" aria-labelledby="suspects-h">

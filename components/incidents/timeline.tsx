@@ -17,6 +17,8 @@ const KIND: Record<string, { label: string; tone: Tone }> = {
   suspects_changed: { label: "suspects", tone: "grey" },
   alert_received: { label: "alert", tone: "red" },
   alert_resolved: { label: "alert resolved", tone: "green" },
+  alerts_truncated: { label: "alerts left out", tone: "orange" },
+  alerts_refused: { label: "alerts refused", tone: "red" },
 };
 
 const SHOWN = 40;

@@ -64,6 +64,8 @@ export interface IncidentDetailView {
   members: MemberView[];
   timeline: TimelineEvent[];
   timelineTruncated: boolean;
+  /** The latest events saying a delivery left alerts out (max_alerts) or had alerts refused, newest first. */
+  alertGaps: TimelineEvent[];
   suspects: SuspectView[];
   sessions: SessionView[];
   live: {

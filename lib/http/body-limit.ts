@@ -1,4 +1,5 @@
 import { IncomingMessage } from "node:http";
+import { ALERTMANAGER_BODY_LIMIT } from "@/lib/incidents/alertmanager";
 import type { RouteSpec } from "./route-table";
 
 // How many body bytes each route may be sent. The edge stops reading at the limit and answers 413, so no
@@ -6,11 +7,8 @@ import type { RouteSpec } from "./route-table";
 
 /** Routes that take a body: JSON requests of people and scripts. */
 export const API_BODY_LIMIT = 1024 * 1024;
-/**
- * Alertmanager's webhook: its largest deliveries (a group of thousands of alerts with their annotations) are
- * tens of megabytes. The route's own bounds apply below this one.
- */
-export const ALERTMANAGER_BODY_LIMIT = 64 * 1024 * 1024;
+/** Alertmanager's webhook takes its largest deliveries (tens of megabytes); the bound is the route's own. */
+export { ALERTMANAGER_BODY_LIMIT };
 export const ALERTMANAGER_ROUTE = "/api/v1/alerts/alertmanager";
 
 /** The body limit of a route: 0 for what only reads (pages, GET-only handlers), so any body is refused. */

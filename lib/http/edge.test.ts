@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_BODY_LIMIT } from "./body-limit";
+import { ALERTMANAGER_BODY_LIMIT, API_BODY_LIMIT } from "./body-limit";
 import { createEdge, decide, type EdgeRoutes } from "./edge";
 import { percentEncodingProblem } from "./percent";
 import { createRouteLabeler } from "./route-label";
@@ -129,6 +129,13 @@ describe("body limits", () => {
     const small = await send("POST", "/api/v1/demo/scenarios/x", { chunks: [Buffer.from('{"node":'), Buffer.from('"master-1"}')] });
     expect(small.status).toBe(200);
     expect(JSON.parse(small.body)).toEqual({ bytes: 19 });
+  });
+
+  it("answers a delivery over the webhook's bound as the webhook does, with a 503 Alertmanager retries", async () => {
+    const over = await send("POST", "/api/v1/alerts/alertmanager", { headers: { "content-length": String(ALERTMANAGER_BODY_LIMIT + 1) } });
+    expect(over.status).toBe(503);
+    expect(over.headers["retry-after"]).toBe("30");
+    expect(JSON.parse(over.body)).toMatchObject({ retry: true, error: expect.stringContaining(`delivery of ${ALERTMANAGER_BODY_LIMIT + 1} bytes is over Faultline's limit`) });
   });
 
   it("takes no body on routes that only read, and passes a body within the limit whole", async () => {

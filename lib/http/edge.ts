@@ -1,6 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { bodyLimitOf, declaresBody, readBoundedBody, replayRequest } from "./body-limit";
+import { overBound } from "@/lib/incidents/alertmanager-delivery";
+import { ALERTMANAGER_ROUTE, bodyLimitOf, declaresBody, readBoundedBody, replayRequest } from "./body-limit";
 import { nextHeaderProblem } from "./next-headers";
 import { percentEncodingProblem } from "./percent";
 import type { RouteSpec } from "./route-table";
@@ -13,7 +14,7 @@ export type Handle = (req: IncomingMessage, res: ServerResponse) => Promise<void
 
 export type Decision =
   | { pass: true; limit: number }
-  | { pass: false; status: number; error: string; allow?: string[] };
+  | { pass: false; status: number; error: string; allow?: string[]; headers?: Record<string, string>; extra?: Record<string, unknown> };
 
 const ASSETS: RouteSpec = { pattern: "/_next", kind: "page", allow: ["GET", "HEAD", "OPTIONS"] };
 /**
@@ -46,13 +47,18 @@ export function decide(method: string, target: string, contentLength: number | u
     return { pass: false, status: 405, error: `method ${method} is not allowed on ${spec.pattern}; allowed: ${spec.allow.join(", ")}`, allow: spec.allow };
   }
   const limit = bodyLimitOf(spec);
-  if (contentLength !== undefined && contentLength > limit) return tooLarge(limit, method, spec.pattern);
+  if (contentLength !== undefined && contentLength > limit) return tooLarge(limit, method, spec.pattern, { bytes: contentLength, declared: true });
   return { pass: true, limit };
 }
 
 type Refusal = Extract<Decision, { pass: false }>;
 
-function tooLarge(limit: number, method: string, pattern: string): Refusal {
+function tooLarge(limit: number, method: string, pattern: string, size = { bytes: limit + 1, declared: false }): Refusal {
+  // Alertmanager gives a group up on a 4xx; the webhook's own answer past its bound (a 503) makes it retry.
+  if (pattern === ALERTMANAGER_ROUTE) {
+    const { status, headers, body } = overBound(size);
+    return { pass: false, status, error: body.error, headers, extra: { retry: body.retry } };
+  }
   const error = limit === 0 ? `${method} ${pattern} takes no request body` : `request body larger than ${limit} bytes, the limit of ${method} ${pattern}`;
   return { pass: false, status: 413, error };
 }
@@ -70,7 +76,7 @@ export function createEdge(routes: EdgeRoutes, handle: Handle) {
     if (expectsContinue) res.writeContinue();
     const read = await readBoundedBody(req, decision.limit);
     if ("aborted" in read) return void res.destroy();
-    if ("tooLarge" in read) return reply(req, res, tooLarge(decision.limit, method, routes.label(target.split(/[?#]/)[0])));
+    if ("tooLarge" in read) return reply(req, res, tooLarge(decision.limit, method, routes.label(target.split(/[?#]/)[0]), { bytes: read.tooLarge, declared: false }));
     return handle(replayRequest(req, read.body), res);
   };
 
@@ -89,12 +95,12 @@ export function createEdge(routes: EdgeRoutes, handle: Handle) {
 function reply(req: IncomingMessage, res: ServerResponse, decision: Refusal): void {
   const api = (req.url ?? "").startsWith("/api/");
   const unread = declaresBody(req) && !req.complete;
-  const headers: Record<string, string> = { "Cache-Control": "no-store" };
+  const headers: Record<string, string> = { "Cache-Control": "no-store", ...decision.headers };
   if (decision.allow) headers.Allow = decision.allow.join(", ");
   if (decision.status === 204) {
     res.writeHead(204, headers).end();
   } else {
-    const body = api ? JSON.stringify({ error: decision.error }) : `${decision.error}\n`;
+    const body = api ? JSON.stringify({ error: decision.error, ...decision.extra }) : `${decision.error}\n`;
     headers["Content-Type"] = api ? "application/json" : "text/plain; charset=utf-8";
     headers["Content-Length"] = String(Buffer.byteLength(body));
     res.writeHead(decision.status, headers).end(req.method === "HEAD" ? undefined : body);

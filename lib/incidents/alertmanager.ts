@@ -4,8 +4,14 @@ import type { Severity } from "./rules";
 
 // Alertmanager's webhook payload (version 4) and how an alert maps onto Faultline (docs/alertmanager.md).
 
-const Labels = z.record(z.string().max(1024), z.string().max(16_384));
-const Timestamp = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an RFC 3339 time");
+/** The largest delivery accepted whole; past either bound Faultline answers 503 so Alertmanager keeps the group. */
+export const ALERTMANAGER_BODY_LIMIT = 64 * 1024 * 1024;
+export const ALERTMANAGER_ALERT_LIMIT = 100_000;
+
+// Values are cleaned (lib/text/outside-text.ts) before they are parsed: long ones are clipped, not refused.
+const Labels = z.record(z.string(), z.string());
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const Timestamp = z.string().refine((s) => RFC3339.test(s) && !Number.isNaN(Date.parse(s)), "must be an RFC 3339 time");
 
 export const AlertmanagerAlert = z.object({
   status: z.enum(["firing", "resolved"]),
@@ -13,22 +19,22 @@ export const AlertmanagerAlert = z.object({
   annotations: Labels.default({}),
   startsAt: Timestamp,
   endsAt: Timestamp.optional(),
-  generatorURL: z.string().max(4096).optional(),
+  generatorURL: z.string().optional(),
   fingerprint: z.string().min(1).max(200),
 });
 export type AlertmanagerAlert = z.infer<typeof AlertmanagerAlert>;
 
 export const AlertmanagerPayload = z.object({
   version: z.literal("4", { message: 'must be "4" (Alertmanager webhook version 4)' }),
-  groupKey: z.string().max(16_384),
+  groupKey: z.string(),
   truncatedAlerts: z.number().int().min(0).optional(),
   status: z.enum(["firing", "resolved"]),
-  receiver: z.string().max(1024),
+  receiver: z.string(),
   groupLabels: Labels.default({}),
   commonLabels: Labels.default({}),
   commonAnnotations: Labels.default({}),
-  externalURL: z.string().max(4096).default(""),
-  alerts: z.array(AlertmanagerAlert).min(1, "must hold at least one alert").max(1000, "at most 1000 alerts per delivery"),
+  externalURL: z.string().default(""),
+  alerts: z.array(AlertmanagerAlert).min(1, "must hold at least one alert").max(ALERTMANAGER_ALERT_LIMIT),
 });
 export type AlertmanagerPayload = z.infer<typeof AlertmanagerPayload>;
 

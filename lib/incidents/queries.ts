@@ -60,12 +60,15 @@ export async function getIncident(db: Db, id: number) {
   if (!incident) return undefined;
   const total = await db.incidentEvent.count({ where: { incidentId: id } });
   const events = (await db.incidentEvent.findMany({ where: { incidentId: id }, orderBy: { id: "desc" }, take: TIMELINE_LIMIT })).reverse();
+  // Alerts a delivery left out or Faultline refused: shown above the timeline, however many events came after.
+  const gaps = await db.incidentEvent.findMany({ where: { incidentId: id, kind: { in: ["alerts_truncated", "alerts_refused"] } }, orderBy: { id: "desc" }, take: 5 });
   const { members, sessions, ...rest } = incident;
   return {
     incident: rest,
     members,
     timeline: events.map((e) => ({ id: Number(e.id), at: e.at, kind: e.kind, actor: e.actor, summary: e.summary, payload: e.payload })),
     timelineTruncated: total > events.length,
+    alertGaps: gaps.map((e) => ({ id: Number(e.id), at: e.at, kind: e.kind, actor: e.actor, summary: e.summary, payload: e.payload })),
     suspects: incident.suspects,
     sessions,
   };

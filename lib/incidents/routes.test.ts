@@ -78,7 +78,7 @@ describe("POST /api/v1/alerts/alertmanager", () => {
     expect(body.outcomes[0]).toMatchObject({ result: "recorded", unknownLinks: ["catalog/no-such-entry"] });
   });
 
-  it("answers 400 with field errors on bad JSON or a bad shape, and 413 on a body over 1 MiB", async () => {
+  it("answers 400 with field errors on bad JSON or a bad shape, and 503 (Alertmanager retries) on a body over 64 MiB", async () => {
     const notJson = await alertmanager(post("/api/v1/alerts/alertmanager", "{not json"));
     expect([notJson.status, await notJson.json()]).toEqual([400, { error: "invalid request", fields: { body: ["must be JSON"] } }]);
     const bad = { ...delivery("firing"), version: "3", alerts: [{ ...delivery("firing").alerts[0], status: "burning", startsAt: "yesterday" }] };
@@ -89,8 +89,9 @@ describe("POST /api/v1/alerts/alertmanager", () => {
       "alerts.0.status": [expect.stringContaining("firing")],
       "alerts.0.startsAt": ["must be an RFC 3339 time"],
     });
-    const huge = await alertmanager(post("/api/v1/alerts/alertmanager", { ...delivery("firing"), padding: "x".repeat(1_100_000) }));
-    expect(huge.status).toBe(413);
+    const huge = await alertmanager(post("/api/v1/alerts/alertmanager", { ...delivery("firing"), padding: "x".repeat(64 * 1024 * 1024) }));
+    expect([huge.status, huge.headers.get("retry-after")]).toEqual([503, "30"]);
+    expect((await huge.json()).error).toMatch(/over Faultline's limit of 67108864 bytes; nothing was recorded/);
   });
 });
 

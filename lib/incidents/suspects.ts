@@ -44,9 +44,11 @@ const DATA_LOSS_TEXT = { yes: "data-loss risk", possible: "possible data loss", 
 const TEXT_ONLY_THRESHOLD = 6;
 const TEXT_WEIGHT = 1;
 
-function listSubjects(subjects: string[]): string {
-  const shown = subjects.slice(0, 3).join(", ");
-  return subjects.length > 3 ? `${shown} and ${subjects.length - 3} more` : shown;
+function listSubjects(subjects: Set<string>): string {
+  const first: string[] = [];
+  for (const s of subjects) if (first.push(s) >= 3) break;
+  const shown = first.join(", ");
+  return subjects.size > 3 ? `${shown} and ${subjects.size - 3} more` : shown;
 }
 
 const indexes = new WeakMap<CatalogEntry[], TextIndex>();
@@ -55,10 +57,11 @@ export function rankSuspects({ active, linked = [], entries, limit = 10 }: Suspe
   const modes = entries.filter((e): e is FailureMode => e.kind === "failure-mode");
   let index = indexes.get(entries);
   if (!index) indexes.set(entries, (index = textIndex(modes)));
-  const bySignal = new Map<string, { subjects: string[]; weight: number }>();
+  // A Set: an incident of one alert group can hold 100,000 subjects of one signal.
+  const bySignal = new Map<string, { subjects: Set<string>; weight: number }>();
   for (const { signal, subject, state } of active) {
-    const seen = bySignal.get(signal) ?? { subjects: [], weight: 0 };
-    if (!seen.subjects.includes(subject)) seen.subjects.push(subject);
+    const seen = bySignal.get(signal) ?? { subjects: new Set<string>(), weight: 0 };
+    seen.subjects.add(subject);
     seen.weight = Math.max(seen.weight, STATE_WEIGHT[state ?? "critical"] ?? 1);
     bySignal.set(signal, seen);
   }

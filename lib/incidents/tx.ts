@@ -63,6 +63,8 @@ export const EVENT_KINDS = [
   "suspects_changed",
   "alert_received",
   "alert_resolved",
+  "alerts_truncated",
+  "alerts_refused",
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
