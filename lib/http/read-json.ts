@@ -1,7 +1,10 @@
 import { NextResponse } from "next/server";
 import type { z } from "zod";
 import { changed, cleanValue, depthOf, describeReport, emptyReport } from "@/lib/text/outside-text";
+import { fieldErrors } from "./field-errors";
 import { invalid, tooLarge } from "./json";
+
+export { fieldErrors };
 
 // The one JSON body reader of the API routes: at most `limit` bytes, nesting at most MAX_BODY_DEPTH deep
 // (checked before anything recursive touches the value), every string cleaned by the text boundary.
@@ -44,16 +47,6 @@ export async function readJson(request: Request, limit = BODY_LIMIT): Promise<{ 
   const value = cleanValue(parsed, { maxDepth: MAX_BODY_DEPTH + 1, maxItems: Number.MAX_SAFE_INTEGER }, report);
   if (changed(report)) console.warn(`[faultline] ${request.method} ${new URL(request.url).pathname.slice(0, 200)}: cleaned the request body: ${describeReport(report)}`);
   return { value };
-}
-
-/** Field errors of a zod failure, by dotted path ("body" for the whole value). */
-export function fieldErrors(error: z.ZodError): Record<string, string[]> {
-  const fields: Record<string, string[]> = Object.create(null); // a key may be "constructor"
-  for (const issue of error.issues) {
-    const key = issue.path.length ? issue.path.join(".") : "body";
-    (fields[key] ??= []).push(issue.message);
-  }
-  return fields;
 }
 
 /** Parses a body with a schema; the 4xx response on failure. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { changed, cleanValue, describeReport, emptyReport, type CleanReport } from "@/lib/text/outside-text";
 import { ALERTMANAGER_ALERT_LIMIT, ALERTMANAGER_BODY_LIMIT, AlertmanagerAlert, AlertmanagerPayload, mapAlert, type MappedAlert } from "./alertmanager";
-import { fieldErrors } from "./request";
+import { fieldErrors } from "@/lib/http/field-errors";
 
 // One webhook delivery read and checked alert by alert: a bad alert is refused on its own and the others go
 // on; only a body that is not Alertmanager's envelope at all is refused whole (docs/alertmanager.md).
