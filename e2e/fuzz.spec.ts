@@ -190,16 +190,19 @@ function sendRaw(base: URL, input: Input): Promise<Outcome> {
 }
 
 
-test("a 100 MB body and a streamed 600 MB one get a 413 without the server keeping them", async ({ baseURL, request }) => {
+test("a 100 MB body gets a 413 and a streamed 600 MB one is cut off, without the server keeping either", async ({ baseURL, request }) => {
   test.setTimeout(60_000);
   const rss = async () => Number(/^process_resident_memory_bytes (\S+)$/m.exec(await (await request.get("/metrics")).text())![1]);
   const before = await rss();
   const base = new URL(baseURL!);
   const declared = await streamBody(base, "/api/v1/demo/scenarios/openbao-sealed", 100 * 1024 * 1024, true);
-  expect(declared.status).toBe(413);
+  expect(declared.status, declared.error).toBe(413);
   expect(declared.body).toBe(`{"error":"request body larger than ${API_BODY_LIMIT} bytes, the limit of POST /api/v1/demo/scenarios/[id]"}`);
   const streamed = await streamBody(base, "/api/v1/demo/api-server", 600 * 1024 * 1024, false);
-  expect(streamed.status).toBe(413);
+  // Through the full server the client sometimes reads EPIPE before the 413 (the edge's own test reads the 413
+  // every time); either way the server stopped taking the body long before 600 MB.
+  if (streamed.status !== undefined) expect(streamed.status).toBe(413);
+  else expect(streamed.error).toMatch(/EPIPE|ECONNRESET/);
   expect(streamed.sent).toBeLessThan(100 * 1024 * 1024);
   const grown = (await rss()) - before;
   console.log(`server memory grew by ${(grown / 1024 / 1024).toFixed(1)} MiB across both`);
@@ -208,19 +211,21 @@ test("a 100 MB body and a streamed 600 MB one get a 413 without the server keepi
 });
 
 /** Writes `size` bytes of "a" (declared up front, or chunked) until the server answers; what it answered and how much went out. */
-function streamBody(base: URL, target: string, size: number, declare: boolean): Promise<{ status?: number; body: string; sent: number }> {
+function streamBody(base: URL, target: string, size: number, declare: boolean): Promise<{ status?: number; body: string; sent: number; error?: string }> {
   return new Promise((resolve) => {
     let sent = 0;
     let answered = false;
     const chunk = Buffer.alloc(256 * 1024, 0x61);
-    const req = httpRequest({ host: base.hostname, port: base.port, method: "POST", path: target, agent: false, headers: declare ? { "content-length": String(size) } : { "transfer-encoding": "chunked" } }, (res) => {
+    // A declared body is offered as curl offers a large one, with Expect: 100-continue: nothing is sent unless accepted.
+    const headers = declare ? { "content-length": String(size), expect: "100-continue" } : { "transfer-encoding": "chunked" };
+    const req = httpRequest({ host: base.hostname, port: base.port, method: "POST", path: target, agent: false, headers }, (res) => {
       answered = true;
       const parts: Buffer[] = [];
       res.on("data", (c: Buffer) => parts.push(c));
       res.on("end", () => resolve({ status: res.statusCode, body: Buffer.concat(parts).toString(), sent }));
       res.on("error", () => resolve({ status: res.statusCode, body: Buffer.concat(parts).toString(), sent }));
     });
-    req.on("error", () => answered || resolve({ body: "", sent }));
+    req.on("error", (e) => answered || resolve({ body: "", sent, error: e.message }));
     const pump = () => {
       while (!answered && sent < size && !req.destroyed) {
         sent += chunk.length;
@@ -228,6 +233,7 @@ function streamBody(base: URL, target: string, size: number, declare: boolean): 
       }
       if (!answered && !req.destroyed) req.end();
     };
-    pump();
+    if (declare) req.once("continue", pump);
+    else pump();
   });
 }
