@@ -2,6 +2,7 @@ import { NextResponse } from "next/server";
 import type { z } from "zod";
 import { changed, cleanValue, depthOf, describeReport, emptyReport } from "@/lib/text/outside-text";
 import { fieldErrors } from "./field-errors";
+import { readBounded } from "./read-bounded";
 import { invalid, tooLarge } from "./json";
 
 export { fieldErrors };
@@ -16,24 +17,9 @@ export const MAX_BODY_DEPTH = 32;
 
 /** Reads at most `limit` bytes of JSON; the response to send instead when the body is too big, not JSON or too deep. */
 export async function readJson(request: Request, limit = BODY_LIMIT): Promise<{ value: unknown } | { response: NextResponse }> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) return { response: tooLarge(limit) };
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel();
-        return { response: tooLarge(limit) };
-      }
-      chunks.push(value);
-    }
-  }
-  const text = Buffer.concat(chunks).toString("utf8");
+  const read = await readBounded(request, limit);
+  if ("tooLarge" in read) return { response: tooLarge(limit) };
+  const { text } = read;
   if (!text.trim()) return { value: {} };
   let parsed: unknown;
   try {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { changed, cleanValue, describeReport, emptyReport, type CleanReport } from "@/lib/text/outside-text";
 import { ALERTMANAGER_ALERT_LIMIT, ALERTMANAGER_BODY_LIMIT, AlertmanagerAlert, AlertmanagerPayload, mapAlert, type MappedAlert } from "./alertmanager";
 import { fieldErrors } from "@/lib/http/field-errors";
+import { readBounded } from "@/lib/http/read-bounded";
 
 // One webhook delivery read and checked alert by alert: a bad alert is refused on its own and the others go
 // on; only a body that is not Alertmanager's envelope at all is refused whole (docs/alertmanager.md).
@@ -55,25 +56,10 @@ export type BodyRead = { value: unknown } | { tooLarge: { bytes: number; declare
  * bound the route answers 503, and a body this size must never be cut or capped at some item count.
  */
 export async function readDeliveryBody(request: Request, limit = ALERTMANAGER_BODY_LIMIT): Promise<BodyRead> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) return { tooLarge: { bytes: declared, declared: true } };
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel();
-        return { tooLarge: { bytes: size, declared: false } };
-      }
-      chunks.push(value);
-    }
-  }
+  const read = await readBounded(request, limit);
+  if ("tooLarge" in read) return read;
   try {
-    return { value: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
+    return { value: JSON.parse(read.text) };
   } catch {
     return { notJson: true };
   }
