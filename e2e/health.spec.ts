@@ -7,7 +7,7 @@ import { shot } from "./helpers";
 
 test.afterEach(async ({ request }) => {
   await request.post("/api/v1/demo/api-server", { data: { state: "up" } });
-  for (const id of ["kms-plugin-unavailable", "reporter-stale"]) await request.delete(`/api/v1/demo/scenarios/${id}`);
+  for (const id of ["kms-plugin-unavailable", "reporter-stale", "api-throttled"]) await request.delete(`/api/v1/demo/scenarios/${id}`);
 });
 
 test("a plugin failing on one node reaches the open page within seconds, and clears", async ({ page, request }) => {
@@ -82,6 +82,20 @@ test("the cluster API going down shows the last known state as stale, and the pa
   await request.post("/api/v1/demo/api-server", { data: { state: "up" } });
   await expect(banner).toHaveCount(0, { timeout: 8000 });
   await expect(page.getByTestId("rollup")).toContainText("KMS healthy");
+});
+
+test("an API server that throttles (429, Retry-After) is shown as throttling, not as an outage, and the page says its verdict is as last read", async ({ page, request }) => {
+  await page.goto("/health");
+  await expect(page.getByTestId("kms-matrix")).toBeVisible();
+  expect((await request.post("/api/v1/demo/scenarios/api-throttled", { data: { variant: "429" } })).status()).toBe(200);
+  await expect(page.getByTestId("sources-throttled")).toContainText(/throttled by the API server \(HTTP 429\), retrying in \d+ s/, { timeout: 10_000 });
+  await expect(page.getByTestId("rollup-throttled")).toContainText("as last read");
+  await expect(page.getByTestId("sources-down")).toHaveCount(0);
+  await expect(page.getByTestId("rollup")).not.toContainText("unreachable");
+  await shot(page, "42-health-api-throttled");
+  await request.delete("/api/v1/demo/scenarios/api-throttled");
+  await expect(page.getByTestId("sources-throttled")).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.getByTestId("rollup-throttled")).toHaveCount(0);
 });
 
 test("open pages are told of a change by server push, not only by polling", async ({ page, request }) => {

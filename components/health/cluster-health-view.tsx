@@ -9,7 +9,7 @@ import { ComponentCards } from "./component-cards";
 import { age, KmsMatrixTable, STATE_TONE } from "./kms-matrix-table";
 import { KmsMetricsPanel } from "./kms-metrics-panel";
 import { RefusedUnits } from "./refused-units";
-import { ThrottledSources } from "./throttled-sources";
+import { describeThrottled, ThrottledSources } from "./throttled-sources";
 
 export type SignalLinks = Record<string, { catalog: { id: string; title: string }[]; runbooks: { id: string; title: string }[] }>;
 
@@ -37,6 +37,7 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
   const reasons = h.reasons ?? [];
   const signals = [...h.signals].sort((a, b) => rank(a.state) - rank(b.state));
   const down = h.sources.filter((s) => !s.up);
+  const throttled = describeThrottled(h.sources, h.checkedAt);
   return (
     <section className="cluster" data-testid={`cluster-${h.name}`}>
       <h2>
@@ -44,6 +45,10 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
       </h2>
       <div className={`rollup rollup-${h.summary.state}`} data-testid="rollup" role="status">
         <strong>{h.summary.state === "ok" ? "KMS healthy" : h.summary.state === "degraded" ? "KMS degraded" : "KMS health unknown"}</strong>: {h.summary.line}
+        {throttled.length > 0 ? (
+          // A throttled source is not down, but what it says is not fresh either: the verdict must not read as live.
+          <span data-testid="rollup-throttled"> (as last read: the API server is throttling Faultline, see below)</span>
+        ) : null}
         {reasons.length > 1 ? (
           <ul>
             {reasons.map((r) => (
