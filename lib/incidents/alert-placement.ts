@@ -1,6 +1,7 @@
 import type { IncidentRulesConfig } from "./config";
 import type { IncidentView } from "./rules";
 import type { Tx } from "./tx";
+import { toIncidentView } from "./membership";
 
 // Placing the alerts of one batch without a query per alert.
 
@@ -16,14 +17,7 @@ export async function loadBatchViews(tx: Tx, cluster: string, fingerprints: stri
     orderBy: { id: "asc" },
   });
   return new ClusterViews(
-    rows.map((r) => ({
-      id: r.id,
-      status: r.status as IncidentView["status"],
-      openedAt: r.openedAt,
-      reopenedAt: r.reopenedAt,
-      resolvedAt: r.resolvedAt,
-      members: r.members.map((m) => ({ fingerprint: m.fingerprint, signal: m.signal, subject: m.subject, source: m.source as "signal" | "alert", healthySince: m.healthySince })),
-    })),
+    rows.map(toIncidentView),
   );
 }
 

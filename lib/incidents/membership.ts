@@ -39,14 +39,7 @@ export async function loadViews(tx: Tx, cluster: string, now: Date, config: Inci
     include: { members: true },
     orderBy: { id: "asc" },
   });
-  return rows.map((r) => ({
-    id: r.id,
-    status: r.status as IncidentView["status"],
-    openedAt: r.openedAt,
-    reopenedAt: r.reopenedAt,
-    resolvedAt: r.resolvedAt,
-    members: r.members.map((m) => ({ fingerprint: m.fingerprint, signal: m.signal, subject: m.subject, source: m.source as "signal" | "alert", healthySince: m.healthySince })),
-  }));
+  return rows.map(toIncidentView);
 }
 
 /** Adds a fingerprint to an incident; returns the incident that holds it (another one if a racing writer got there first). */
@@ -154,4 +147,18 @@ export async function refreshSuspects(tx: Tx, incidentId: number, now: Date, act
     summary: after.length ? `top suspect: ${after[0].title} (${after[0].id})` : "no suspects",
     payload: { before: before.map((s) => s.id), after: after.map((s) => ({ id: s.id, score: s.score, reason: s.reason })) },
   });
+}
+
+type IncidentRow = { id: number; status: string; openedAt: Date; reopenedAt: Date | null; resolvedAt: Date | null; members: { fingerprint: string; signal: string; subject: string; source: string; healthySince: Date | null }[] };
+
+/** An incident row with its members, as the rules and the alert placement see it. */
+export function toIncidentView(r: IncidentRow): IncidentView {
+  return {
+    id: r.id,
+    status: r.status as IncidentView["status"],
+    openedAt: r.openedAt,
+    reopenedAt: r.reopenedAt,
+    resolvedAt: r.resolvedAt,
+    members: r.members.map((m) => ({ fingerprint: m.fingerprint, signal: m.signal, subject: m.subject, source: m.source as "signal" | "alert", healthySince: m.healthySince })),
+  };
 }
