@@ -1,18 +1,12 @@
 import { deepEqual, isObject, type Json, type JsonObject } from "./fields";
 import { StoreError } from "./store";
+import { mergeJson } from "./store-rules";
 
 // The patch types besides server-side apply: JSON merge patch (RFC 7386), JSON patch (RFC 6902) and
 // strategic merge patch for the built-in kinds, with the patchMergeKeys of the lists they hold.
 
-export function mergePatch(target: Json, patch: Json): Json {
-  if (!isObject(patch)) return patch;
-  const out: JsonObject = isObject(target) ? target : {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k] ?? null, v);
-  }
-  return out;
-}
+/** JSON merge patch (RFC 7386): the store applies the same merge for its own merge-patch writes. */
+export const mergePatch = mergeJson;
 
 // As the real server wraps a failed JSON patch: a generic 422 with the patch library's words as the cause.
 const invalid = (message: string) =>
