@@ -8,6 +8,10 @@ const nextConfig: NextConfig = {
   // Type-check and lint run in `npm test`; a production start should not repeat them.
   typescript: { ignoreBuildErrors: false },
   outputFileTracingRoot: process.cwd(),
+  // The demo cluster's page was /game-day; old links and bookmarks still arrive.
+  async redirects() {
+    return [{ source: "/game-day", destination: "/demo", permanent: true }];
+  },
 };
 
 export default nextConfig;

@@ -53,7 +53,7 @@ export default function HomePage() {
             <Link href="/catalog?startup=yes">what blocks API-server start-up</Link>
           </p>
           <p className="muted">
-            Rehearse first on the simulated cluster: <Link href="/game-day">Game day</Link>.
+            Rehearse first on the simulated cluster: <Link href="/demo">Demo cluster</Link>.
           </p>
         </section>
         <section className="panel">

@@ -10,7 +10,7 @@ const SECTIONS = [
   { href: "/incidents", label: "Incidents", ready: true },
   { href: "/runbooks", label: "Runbooks", ready: true },
   { href: "/blast-radius", label: "Blast radius", ready: true },
-  { href: "/game-day", label: "Game day", ready: true },
+  { href: "/demo", label: "Demo cluster", ready: true },
 ];
 
 export function SiteNav() {

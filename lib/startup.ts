@@ -7,7 +7,7 @@ import { ClusterConfigError, loadClustersFile } from "@/lib/clusters/config";
 import path from "node:path";
 import { startDemoPrometheus } from "@/lib/demo/prometheus";
 import { demoBookmarkSeconds, startDemoCluster } from "@/lib/demo/runtime";
-import type { RunningSim } from "@/lib/sim/runtime";
+import type { RunningSim } from "@/lib/demo/cluster/start";
 import { startMonitor } from "@/lib/monitor/monitor";
 import { EnvError, loadEnv } from "@/lib/env";
 import packageJson from "@/package.json";

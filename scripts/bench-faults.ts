@@ -10,10 +10,10 @@ import { ClusterConfig } from "@/lib/clusters/config";
 import { DEFAULT_WATCH_TUNING } from "@/lib/kube/watch";
 import { pollOnce, type Monitored } from "@/lib/monitor/monitor";
 import { newMemo } from "@/lib/monitor/persist";
-import { SimCluster } from "@/lib/sim/cluster";
-import { kubeconfigFor } from "@/lib/sim/kubeconfig";
-import { setScenario } from "@/lib/sim/scenarios";
-import { SimServer } from "@/lib/sim/server";
+import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { kubeconfigFor } from "@/lib/demo/cluster/kubeconfig";
+import { setScenario } from "@/lib/demo/cluster/scenarios";
+import { SimServer } from "@/lib/demo/cluster/server";
 
 const TRIES = Number(process.argv[2] ?? "10");
 const ONLY = process.argv[3]?.split(",");

@@ -4,7 +4,7 @@
 import { performance } from "node:perf_hooks";
 import { composeClusterHealth } from "@/lib/health/cluster-health";
 import type { Sources } from "@/lib/monitor/collect";
-import { SimCluster } from "@/lib/sim/cluster";
+import { SimCluster } from "@/lib/demo/cluster/cluster";
 
 const sizes = (process.argv[2] ?? "500,1000,5000").split(",").map(Number);
 const up = (name: string, value: unknown) => ({ name, up: true, lastSuccess: new Date().toISOString(), value });

@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { Agent, fetch } from "undici";
-import { setScenario } from "../lib/sim/scenarios";
-import { startSimulatedCluster, type RunningSim } from "../lib/sim/runtime";
+import { setScenario } from "../lib/demo/cluster/scenarios";
+import { startSimulatedCluster, type RunningSim } from "../lib/demo/cluster/start";
 
 const DIR = path.join(process.cwd(), ".data", "demo");
 
@@ -56,7 +56,7 @@ async function control(verb: "inject" | "clear" | "list", id?: string): Promise<
   const query = new URLSearchParams();
   if (values.node) query.set("node", values.node);
   if (values.variant) query.set("variant", values.variant);
-  const url = verb === "list" ? `${info.url}/sim/v1/scenarios` : `${info.url}/sim/v1/scenarios/${id}?${query}`;
+  const url = verb === "list" ? `${info.url}/demo/v1/scenarios` : `${info.url}/demo/v1/scenarios/${id}?${query}`;
   // The simulator serves TLS with its own CA, written beside the kubeconfig.
   const ca = info.caFile ? readFileSync(info.caFile, "utf8") : undefined;
   const dispatcher = new Agent({ connect: ca ? { ca } : {} });

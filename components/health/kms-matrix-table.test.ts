@@ -3,8 +3,8 @@ import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { composeClusterHealth } from "@/lib/health/cluster-health";
 import type { Sources } from "@/lib/monitor/collect";
-import { SimCluster } from "@/lib/sim/cluster";
-import { setScenario } from "@/lib/sim/scenarios";
+import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { KmsMatrixTable } from "./kms-matrix-table";
 
 // What the page first shows for a large cluster: the node that needs attention, not 60 healthy rows.

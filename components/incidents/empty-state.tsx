@@ -23,8 +23,8 @@ export function IncidentsEmpty({ rules, filtered }: { rules: IncidentRulesConfig
       </ul>
       <p className="muted">These rules come from FAULTLINE_INCIDENT_RULES (docs/incidents.md).</p>
       <p>
-        <Link className="button button-primary" href="/game-day">
-          Rehearse one on Game day
+        <Link className="button button-primary" href="/demo">
+          Rehearse one on the demo cluster
         </Link>{" "}
         inject a failure into the simulated cluster and watch the incident open here.
       </p>

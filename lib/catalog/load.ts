@@ -5,11 +5,11 @@ import {
   CatalogFileInput,
   ComponentsFileInput,
   EntryInput,
-  SignalsFileInput,
+  SignalDefinitionsFileInput,
   type Catalog,
   type CatalogEntry,
   type Component,
-  type Signal,
+  type SignalDefinition,
 } from "./schema";
 import { loadBlastRadius } from "@/lib/blast-radius/load";
 import { loadRunbooks } from "@/lib/runbooks/load";
@@ -50,9 +50,9 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
   const components: Component[] = componentsResult.value ?? [];
 
   const signalsSource = readSource(dir, "signals.yaml", issues, texts);
-  const signalsResult = signalsSource ? validateYaml(signalsSource, SignalsFileInput) : { value: [], issues: [] };
+  const signalsResult = signalsSource ? validateYaml(signalsSource, SignalDefinitionsFileInput) : { value: [], issues: [] };
   issues.push(...signalsResult.issues);
-  const signals: Signal[] = signalsResult.value ?? [];
+  const signals: SignalDefinition[] = signalsResult.value ?? [];
 
   const componentIds = new Set(components.map((c) => c.id));
   const signalIds = new Set(signals.map((s) => s.id));

@@ -1,6 +1,6 @@
 import "server-only";
 import { loadCatalog } from "./load";
-import type { Catalog, CatalogEntry, Component, Signal } from "./schema";
+import type { Catalog, CatalogEntry, Component, SignalDefinition } from "./schema";
 
 // Reads for pages and route handlers. The catalog is immutable content, loaded once per process.
 
@@ -19,7 +19,7 @@ export function getComponentMap(): Map<string, Component> {
   return new Map(getCatalog().components.map((c) => [c.id, c]));
 }
 
-export function getSignalMap(): Map<string, Signal> {
+export function getSignalMap(): Map<string, SignalDefinition> {
   return new Map(getCatalog().signals.map((s) => [s.id, s]));
 }
 

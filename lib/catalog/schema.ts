@@ -85,14 +85,14 @@ export const CatalogFileInput = z.strictObject({
 });
 export type CatalogFileInput = z.infer<typeof CatalogFileInput>;
 
-export const SignalInput = z.strictObject({
+export const SignalDefinitionInput = z.strictObject({
   id: z.string().regex(SIGNAL_ID, "must be a dotted id like kms.plugin.unhealthy"),
   title: Prose,
   description: Prose,
   components: z.array(Slug).min(1),
 });
-export const SignalsFileInput = z.array(SignalInput);
-export type Signal = z.infer<typeof SignalInput>;
+export const SignalDefinitionsFileInput = z.array(SignalDefinitionInput);
+export type SignalDefinition = z.infer<typeof SignalDefinitionInput>;
 
 export const ComponentInput = z.strictObject({
   id: Slug,
@@ -117,7 +117,7 @@ export type CatalogEntry = FailureMode | AcceptanceTest;
 
 export interface Catalog {
   entries: CatalogEntry[];
-  signals: Signal[];
+  signals: SignalDefinition[];
   components: Component[];
   runbooks: Runbook[];
   blastRadius: BlastRadiusPage[];

@@ -4,10 +4,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveMetricSignals } from "@/lib/health/derive-metric-signals";
 import { collectKmsMetrics, fromMetricValue, KMS_METRIC_NAMES, type KmsMetrics } from "@/lib/prometheus/kms-metrics";
-import { requirePrometheus } from "@/lib/prometheus/testing";
-import { SimCluster } from "@/lib/sim/cluster";
-import { setScenario } from "@/lib/sim/scenarios";
-import { SimServer } from "@/lib/sim/server";
+import { requirePrometheus } from "@/test/prometheus";
+import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { setScenario } from "@/lib/demo/cluster/scenarios";
+import { SimServer } from "@/lib/demo/cluster/server";
 import { startDemoPrometheus } from "./prometheus";
 
 // The whole path on real parts: the simulator serves metrics, Debian's Prometheus scrapes them every

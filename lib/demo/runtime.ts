@@ -1,7 +1,7 @@
 import path from "node:path";
 import { loadEnv } from "@/lib/env";
-import type { SimCluster } from "@/lib/sim/cluster";
-import { startSimulatedCluster, type RunningSim } from "@/lib/sim/runtime";
+import type { SimCluster } from "@/lib/demo/cluster/cluster";
+import { startSimulatedCluster, type RunningSim } from "@/lib/demo/cluster/start";
 
 // The demo cluster that runs inside the server process while no real cluster is configured.
 // Kept on globalThis: instrumentation starts it, route handlers (another bundle) drive it.

@@ -3,9 +3,9 @@ import { parseKmsProvidersHealth } from "@/lib/health/parse-apiserver-health";
 import { parseOpenBaoHealth, parseTransitKey } from "@/lib/health/parse-openbao";
 import { readOperatorStatus } from "@/lib/health/read-operator-status";
 import { readDaemonSet, readDeployment, readWebhookConfiguration } from "@/lib/health/read-workloads";
-import type { SimCluster } from "@/lib/sim/cluster";
-import type { JsonObject } from "@/lib/sim/fields";
-import { renderBeaconHealth, renderKmsProviders, renderOpenBaoHealth, renderTransitKey } from "@/lib/sim/render-endpoints";
+import type { SimCluster } from "@/lib/demo/cluster/cluster";
+import type { JsonObject } from "@/lib/demo/cluster/fields";
+import { renderBeaconHealth, renderKmsProviders, renderOpenBaoHealth, renderTransitKey } from "@/lib/demo/cluster/render-endpoints";
 
 // What the simulated cluster says right now, read through the same parsers Faultline uses on a
 // real cluster. The game-day page shows it so an injected failure can be seen at once.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Sources } from "@/lib/monitor/collect";
-import { sampleKmsMetrics, setSampleValue } from "@/lib/prometheus/sample-metrics";
+import { sampleKmsMetrics, setSampleValue } from "@/test/sample-metrics";
 import { composeClusterHealth } from "./cluster-health";
 
 // One matrix per API-server CR: the kube-apiserver's and each aggregated API server's are judged

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { KmsMetrics } from "@/lib/prometheus/kms-metrics";
-import { SAMPLE_AT, sampleKmsMetrics, setSampleValue } from "@/lib/prometheus/sample-metrics";
+import { SAMPLE_AT, sampleKmsMetrics, setSampleValue } from "@/test/sample-metrics";
 import { deriveMetricSignals, MAX_SUBJECTS_PER_CHECK } from "./derive-metric-signals";
 import type { Signal } from "./signal-model";
 

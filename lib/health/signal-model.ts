@@ -30,18 +30,18 @@ export const SIGNAL_IDS = [
 ] as const;
 export type SignalId = (typeof SIGNAL_IDS)[number];
 
-export type SignalState = "ok" | "warning" | "critical" | "unknown";
+export type SignalStatus = "ok" | "warning" | "critical" | "unknown";
 
 export interface Signal {
   id: SignalId;
   /** What the check is about: "master-1/2" (node/keyID), "master-2", "keyID 2", "openbao", "cluster". */
   subject: string;
-  state: SignalState;
+  state: SignalStatus;
   detail: string;
   /** The parsed piece the verdict rests on; parsers already leave tokens and key material out. */
   evidence: unknown;
 }
 
-export function createSignal(id: SignalId, subject: string, state: SignalState, detail: string, evidence: unknown): Signal {
+export function createSignal(id: SignalId, subject: string, state: SignalStatus, detail: string, evidence: unknown): Signal {
   return { id, subject, state, detail, evidence };
 }

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { sampleKmsMetrics } from "@/lib/prometheus/sample-metrics";
+import { sampleKmsMetrics } from "@/test/sample-metrics";
 import { buildKmsMatrix, type KmsNode } from "./kms-matrix";
 import { parseKmsProvidersHealth } from "./parse-apiserver-health";
 import { parseOpenBaoHealth, parseTransitKey } from "./parse-openbao";

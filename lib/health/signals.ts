@@ -12,7 +12,7 @@ import type { Signal } from "./signal-model";
 // Turns parsed views into catalog signals (catalog/signals.yaml): one per check and subject, "ok" included,
 // so an incident keyed by (id, subject) can also see its check pass again.
 
-export { SIGNAL_IDS, type Signal, type SignalId, type SignalState } from "./signal-model";
+export { SIGNAL_IDS, type Signal, type SignalId, type SignalStatus } from "./signal-model";
 export type { OpenBaoInput, TransitInput } from "./derive-openbao-signals";
 
 export interface SignalInput {

@@ -4,7 +4,7 @@ import { POST } from "@/app/api/v1/alerts/alertmanager/route";
 import { setDatabaseUrl } from "@/lib/env";
 import { ALERTMANAGER_ALERT_LIMIT } from "./alertmanager";
 import { ALERT_BATCH } from "./ingest-alerts";
-import { migratedDatabase } from "./test-db";
+import { migratedDatabase } from "@/test/incident-db";
 
 // The webhook route with bodies Alertmanager never sends but a proxy or a bug can: a bad alert among good
 // ones, NULs, more alerts than the bound, a store that fails part-way. Real PostgreSQL throughout.

@@ -5,7 +5,7 @@ import { AlertmanagerPayload } from "./alertmanager";
 import { applyRound } from "./apply-round";
 import { parseRulesConfig } from "./config";
 import { ingestAlertmanager } from "./ingest-alerts";
-import { at, migratedDatabase, signal } from "./test-db";
+import { at, migratedDatabase, signal } from "@/test/incident-db";
 
 // Several writers (each its own connection pool, as separate server processes would be) race to open an
 // incident for one fingerprint. The partial unique indexes let one win; the others join its incident.

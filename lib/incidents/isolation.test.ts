@@ -5,7 +5,7 @@ import type { ClusterHealth } from "@/lib/health/cluster-health";
 import { newMemo, persistRound } from "@/lib/monitor/persist";
 import { applyRound } from "./apply-round";
 import { parseRulesConfig } from "./config";
-import { at, migratedDatabase, signal } from "./test-db";
+import { at, migratedDatabase, signal } from "@/test/incident-db";
 
 // One unit the database refuses (a subject too large for PostgreSQL's index, which no cleaning of characters
 // prevents) fails alone: the others of the same round are judged and stored.

@@ -9,7 +9,7 @@ import { POST as startSession } from "@/app/api/v1/incidents/[id]/runbook-sessio
 import { POST as step } from "@/app/api/v1/incidents/[id]/runbook-sessions/[sid]/steps/route";
 import { setDatabaseUrl } from "@/lib/env";
 import { MAX_BODY_DEPTH } from "@/lib/http/read-json";
-import { migratedDatabase } from "./test-db";
+import { migratedDatabase } from "@/test/incident-db";
 
 // Hostile bodies sent to the real route handlers, against a real PostgreSQL: what used to be a 500.
 

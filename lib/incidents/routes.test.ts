@@ -8,7 +8,7 @@ import { POST as acknowledge } from "@/app/api/v1/incidents/[id]/acknowledge/rou
 import { POST as note } from "@/app/api/v1/incidents/[id]/notes/route";
 import { POST as startSession } from "@/app/api/v1/incidents/[id]/runbook-sessions/route";
 import { setDatabaseUrl } from "@/lib/env";
-import { migratedDatabase } from "./test-db";
+import { migratedDatabase } from "@/test/incident-db";
 
 // The route handlers called as Next calls them, against a real PostgreSQL: what Alertmanager and a
 // browser get back.

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { Signal, SignalId, SignalState } from "@/lib/health/signal-model";
+import type { Signal, SignalId, SignalStatus } from "@/lib/health/signal-model";
 import { DEFAULT_RULES_CONFIG, parseRulesConfig, type IncidentRulesConfig } from "./config";
 import { fingerprintOf } from "./fingerprint";
 import { decideRound, type IncidentView, type RuleAction, type RuleState } from "./rules";
 
 // The rules against an in-memory stand-in for the store: what an on-call would see round after round.
 
-const sig = (id: SignalId, subject: string, state: SignalState, detail = `${id} ${state}`): Signal => ({ id, subject, state, detail, evidence: {} });
+const sig = (id: SignalId, subject: string, state: SignalStatus, detail = `${id} ${state}`): Signal => ({ id, subject, state, detail, evidence: {} });
 const fp = (signal: string, subject: string) => fingerprintOf({ cluster: "prod", signal, subject });
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 const at = (s: number) => new Date(T0 + s * 1000);
@@ -47,7 +47,7 @@ class World {
   }
 }
 
-const sealed = (state: SignalState) => [sig("openbao.sealed", "openbao", state), sig("kms.plugin.unhealthy", "master-1/2", "ok")];
+const sealed = (state: SignalStatus) => [sig("openbao.sealed", "openbao", state), sig("kms.plugin.unhealthy", "master-1/2", "ok")];
 
 describe("opening incidents", () => {
   it("opens after N consecutive critical observations, not before", () => {
@@ -77,7 +77,7 @@ describe("opening incidents", () => {
 
   it("opens on unknown only after the configured time, and never on warning unless asked", () => {
     const world = new World(parseRulesConfig({ unknownOpenAfterSeconds: 300 }));
-    const signals = (s: SignalState) => [sig("kms.report.stale", "master-0", s), sig("openbao.standby", "openbao", "warning")];
+    const signals = (s: SignalStatus) => [sig("kms.report.stale", "master-0", s), sig("openbao.standby", "openbao", "warning")];
     world.round(0, signals("unknown"));
     for (let s = 2; s < 300; s += 2) expect(world.round(s, signals("unknown"))).toEqual([]);
     expect(world.round(300, signals("unknown"))).toEqual([{ kind: "open", group: [expect.objectContaining({ signal: "kms.report.stale", severity: "warning", reason: "unknown for 300s" })] }]);
@@ -144,7 +144,7 @@ describe("resolving and reopening", () => {
 
   it("on a reopen, the incident's other fingerprints that fire again record their transition (so suspects see them)", () => {
     const world = new World(config);
-    const both = (state: SignalState) => [sig("openbao.sealed", "openbao", state), sig("kms.plugin.unhealthy", "master-1/2", state)];
+    const both = (state: SignalStatus) => [sig("openbao.sealed", "openbao", state), sig("kms.plugin.unhealthy", "master-1/2", state)];
     world.round(0, both("critical"));
     world.round(10, both("ok"));
     world.round(70, both("ok"));

@@ -1,11 +1,11 @@
-import type { Signal, SignalState } from "@/lib/health/signal-model";
+import type { Signal, SignalStatus } from "@/lib/health/signal-model";
 import type { IncidentRulesConfig } from "./config";
 import { fingerprintOf } from "./fingerprint";
 
 // The incident rules as pure functions: given what the rules remembered, the signals of one round and the
 // cluster's incidents, decide what to open, join, reopen, record and resolve. No I/O; store code applies it.
 
-export type ObservedState = SignalState | "absent";
+export type ObservedState = SignalStatus | "absent";
 export type IncidentStatus = "open" | "acknowledged" | "resolved";
 export type Severity = "critical" | "warning" | "info";
 

@@ -7,7 +7,7 @@ import { IncidentError } from "./errors";
 import { getIncident, listIncidents } from "./queries";
 import { renderMarkdown } from "./postmortem";
 import { recordRunbookStep, startRunbookSession } from "./runbook-sessions";
-import { at, migratedDatabase, signal } from "./test-db";
+import { at, migratedDatabase, signal } from "@/test/incident-db";
 
 // The incident store on a real PostgreSQL: what an on-call sees through the API after monitor rounds.
 

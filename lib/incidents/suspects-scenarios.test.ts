@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getCatalog } from "@/lib/catalog/queries";
-import { SCENARIOS, setScenario } from "@/lib/sim/scenarios";
-import { settledPoll, startSimMonitor, type SimMonitor } from "@/test/sim-monitor";
+import { SCENARIOS, setScenario } from "@/lib/demo/cluster/scenarios";
+import { settledPoll, startSimMonitor, type SimMonitor } from "@/test/demo-monitor";
 import { rankSuspects } from "./suspects";
 
 let sim: SimMonitor;

@@ -3,14 +3,14 @@ import type { IncomingMessage, Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SimCluster } from "@/lib/sim/cluster";
-import { kubeconfigFor } from "@/lib/sim/kubeconfig";
-import { setScenario } from "@/lib/sim/scenarios";
-import { SimServer } from "@/lib/sim/server";
+import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { kubeconfigFor } from "@/lib/demo/cluster/kubeconfig";
+import { setScenario } from "@/lib/demo/cluster/scenarios";
+import { SimServer } from "@/lib/demo/cluster/server";
 import { connect, type KubeAccess } from "./client";
 import { ResourceWatch, type WatchTuning } from "./watch";
 
-// The watches against the simulated API server's faults (lib/sim/faults.ts) over loopback, with the
+// The watches against the simulated API server's faults (lib/demo/cluster/faults.ts) over loopback, with the
 // server's real bookmark cadence (one a minute): what a user sees while the API server throttles,
 // blackholes, answers slowly, resets streams, expires resumes or restarts, and after it recovers.
 

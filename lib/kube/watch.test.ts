@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SimCluster } from "@/lib/sim/cluster";
-import { kubeconfigFor } from "@/lib/sim/kubeconfig";
-import { setScenario } from "@/lib/sim/scenarios";
-import { SimServer } from "@/lib/sim/server";
+import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { kubeconfigFor } from "@/lib/demo/cluster/kubeconfig";
+import { setScenario } from "@/lib/demo/cluster/scenarios";
+import { SimServer } from "@/lib/demo/cluster/server";
 import { connect, type KubeAccess } from "./client";
 import { ResourceWatch, type WatchTuning } from "./watch";
 

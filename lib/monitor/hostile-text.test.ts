@@ -4,12 +4,12 @@ import type { PrismaClient } from "@/lib/db/generated/client";
 import { applyRound } from "@/lib/incidents/apply-round";
 import { parseRulesConfig } from "@/lib/incidents/config";
 import { getIncident } from "@/lib/incidents/queries";
-import { migratedDatabase } from "@/lib/incidents/test-db";
-import { setScenario } from "@/lib/sim/scenarios";
+import { migratedDatabase } from "@/test/incident-db";
+import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { pollOnce } from "./monitor";
-import { pollUntil, startSimMonitor, type SimMonitor } from "@/test/sim-monitor";
+import { pollUntil, startSimMonitor, type SimMonitor } from "@/test/demo-monitor";
 import { persistRound } from "./persist";
-import { rawRequest } from "@/lib/sim/test-request";
+import { rawRequest } from "@/test/demo-request";
 
 // A hostile reporter writes a NUL and a lone surrogate into the operator CR through the API server (the
 // simulator's admin write path) while OpenBao is sealed: the incident still opens and health is still stored.

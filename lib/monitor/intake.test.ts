@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { composeClusterHealth } from "@/lib/health/cluster-health";
-import { SimCluster } from "@/lib/sim/cluster";
+import { SimCluster } from "@/lib/demo/cluster/cluster";
 import type { Sources } from "./collect";
 import { intake, newIntakeMemo } from "./intake";
 

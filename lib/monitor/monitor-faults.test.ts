@@ -3,8 +3,8 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ThrottledSources } from "@/components/health/throttled-sources";
-import { setScenario } from "@/lib/sim/scenarios";
-import { pollUntil, startSimMonitor, type SimMonitor } from "@/test/sim-monitor";
+import { setScenario } from "@/lib/demo/cluster/scenarios";
+import { pollUntil, startSimMonitor, type SimMonitor } from "@/test/demo-monitor";
 import { pollOnce } from "./monitor";
 
 // The monitor against the simulated API server's faults, over HTTP with the real client and the

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/db/generated/client";
 import { migrate } from "@/lib/db/migrate";
-import { setScenario } from "@/lib/sim/scenarios";
-import type { SimServer } from "@/lib/sim/server";
+import { setScenario } from "@/lib/demo/cluster/scenarios";
+import type { SimServer } from "@/lib/demo/cluster/server";
 import { createTestDatabase } from "@/test/database";
-import { pollUntil as pollUntilOn, startSimMonitor, type SimMonitor } from "@/test/sim-monitor";
+import { pollUntil as pollUntilOn, startSimMonitor, type SimMonitor } from "@/test/demo-monitor";
 import { followOnce, pollOnce, type Monitored } from "./monitor";
 import { newMemo, persistRound } from "./persist";
 

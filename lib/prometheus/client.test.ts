@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_RESPONSE_BYTES, PrometheusQueryError, queryInstant, queryRange } from "./client";
 import type { RunningPrometheus } from "./process";
-import { startEmptyPrometheus } from "./testing";
+import { startEmptyPrometheus } from "@/test/prometheus";
 
 // Two halves: the real Prometheus (Debian's, on loopback) for every answer it can give, and a tiny
 // local HTTP server for the answers only a broken proxy or a hostile endpoint gives. That server is a

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveMetricSignals } from "@/lib/health/derive-metric-signals";
 import { collectKmsMetrics, KMS_METRIC_NAMES } from "./kms-metrics";
 import type { RunningPrometheus } from "./process";
-import { startEmptyPrometheus } from "./testing";
+import { startEmptyPrometheus } from "@/test/prometheus";
 
 // collectKmsMetrics against a real Prometheus, reached through a small proxy that breaks one query the
 // way a misbehaving gateway would: the proxy is the fault, Prometheus behind it is real.

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningPrometheus } from "./process";
-import { startEmptyPrometheus } from "./testing";
+import { startEmptyPrometheus } from "@/test/prometheus";
 
 // The Prometheus child process gets only what it needs: never the server's DATABASE_URL or any other secret.
 

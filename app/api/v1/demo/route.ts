@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { getDemoCluster } from "@/lib/demo/runtime";
 import { readDemoSnapshot } from "@/lib/demo/snapshot";
-import { listScenarios } from "@/lib/sim/scenarios";
+import { listScenarios } from "@/lib/demo/cluster/scenarios";
 
 export const dynamic = "force-dynamic";
 

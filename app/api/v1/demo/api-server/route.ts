@@ -4,7 +4,7 @@ import { ApiServerChange, DEMO_BODY_LIMIT } from "@/lib/demo/schemas";
 import { conflict } from "@/lib/http/json";
 import { parseBody } from "@/lib/http/read-json";
 
-/** Game day: take the simulated API server (and its endpoints) down, or bring it back on the same port. */
+/** Demo cluster: take the simulated API server (and its endpoints) down, or bring it back on the same port. */
 export async function POST(request: Request) {
   const body = await parseBody(request, ApiServerChange, DEMO_BODY_LIMIT);
   if ("response" in body) return body.response;

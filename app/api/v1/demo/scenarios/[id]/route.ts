@@ -3,7 +3,7 @@ import { getDemoCluster } from "@/lib/demo/runtime";
 import { DEMO_BODY_LIMIT, ScenarioChange } from "@/lib/demo/schemas";
 import { conflict } from "@/lib/http/json";
 import { parseBody } from "@/lib/http/read-json";
-import { listScenarios, ScenarioError, setScenario } from "@/lib/sim/scenarios";
+import { listScenarios, ScenarioError, setScenario } from "@/lib/demo/cluster/scenarios";
 
 type Params = { params: Promise<{ id: string }> };
 

@@ -8,9 +8,9 @@ import { CATEGORIES } from "@/lib/catalog/schema";
 import { getDemoCluster } from "@/lib/demo/runtime";
 import { readDemoSnapshot } from "@/lib/demo/snapshot";
 import { loadEnv } from "@/lib/env";
-import { listScenarios } from "@/lib/sim/scenarios";
+import { listScenarios } from "@/lib/demo/cluster/scenarios";
 
-export const metadata: Metadata = { title: "Game day" };
+export const metadata: Metadata = { title: "Demo cluster" };
 
 export default async function GameDayPage() {
   await connection();
@@ -18,7 +18,7 @@ export default async function GameDayPage() {
   if (!demo) {
     return (
       <>
-        <h1>Game day</h1>
+        <h1>Demo cluster</h1>
         <p className="callout">
           The demo cluster is not running, so there is nothing to inject into. It runs by default; it is off when
           <code> FAULTLINE_DEMO=off</code>, or when it failed to start (the server log says why). A standalone one
@@ -39,7 +39,7 @@ export default async function GameDayPage() {
   const interval = loadEnv().FAULTLINE_DEMO_INTERVAL_SECONDS;
   return (
     <>
-      <h1>Game day</h1>
+      <h1>Demo cluster</h1>
       <p className="lead">
         Rehearse failures on the simulated cluster. Each scenario reproduces a catalog failure mode in the objects,
         endpoints and metrics Faultline reads; clear it to put the cluster back. The health reporters write every{" "}

@@ -1,6 +1,6 @@
 import http from "node:http";
 import https from "node:https";
-import type { SimEndpoints } from "./server";
+import type { SimEndpoints } from "@/lib/demo/cluster/server";
 
 // A plain HTTP(S) request to a simulated cluster for tests: the raw status, headers and body, with the
 // cluster's CA trusted, so what a test asserts is what any client would receive on the wire.

@@ -1,7 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/db/generated/client";
 import { migrate } from "@/lib/db/migrate";
-import type { Signal, SignalId, SignalState } from "@/lib/health/signal-model";
+import type { Signal, SignalId, SignalStatus } from "@/lib/health/signal-model";
 import { createTestDatabase } from "@/test/database";
 
 // Test helpers for the incident store: a migrated database of its own and signals as the monitor emits them.
@@ -20,5 +20,5 @@ export async function migratedDatabase(): Promise<{ url: string; prisma: PrismaC
   };
 }
 
-export const signal = (id: SignalId, subject: string, state: SignalState, detail = `${id} ${state}`): Signal => ({ id, subject, state, detail, evidence: { seen: detail } });
+export const signal = (id: SignalId, subject: string, state: SignalStatus, detail = `${id} ${state}`): Signal => ({ id, subject, state, detail, evidence: { seen: detail } });
 export const at = (s: number) => new Date(Date.UTC(2026, 10, 22, 12, 0, 0) + s * 1000);

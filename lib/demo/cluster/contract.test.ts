@@ -13,7 +13,7 @@ import type { JsonObject } from "./fields";
 import { renderApiserverMetrics, renderKmsProviders, renderOpenBaoHealth, renderPluginMetrics, renderReadyz, renderTransitKey } from "./render-endpoints";
 import { findResource } from "./resources";
 import { SimServer } from "./server";
-import { openStream } from "./test-request";
+import { openStream } from "@/test/demo-request";
 
 // Every fixture of ../shared/fixtures (copied to test/fixtures) goes through Faultline's own parsers,
 // and so does what the simulator serves for the same situation: the two must read the same.

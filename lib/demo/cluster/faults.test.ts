@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SimCluster } from "./cluster";
 import { listScenarios } from "./scenarios";
 import { SimServer, type SimEndpoints } from "./server";
-import { openStream, rawRequest } from "./test-request";
+import { openStream, rawRequest } from "@/test/demo-request";
 
 // The API faults as a client meets them on the wire: real sockets on loopback, raw responses.
 
@@ -112,7 +112,7 @@ describe("API faults", () => {
   });
 
   it("are Game-day scenarios: injected and cleared through the control API, listed as API faults", async () => {
-    const control = (method: string, id: string) => rawRequest(ep, `/sim/v1/scenarios/${id}`, { method, token: ep.adminToken });
+    const control = (method: string, id: string) => rawRequest(ep, `/demo/v1/scenarios/${id}`, { method, token: ep.adminToken });
     expect((await control("POST", "api-throttled")).status).toBe(200);
     expect((await get(NODES)).status).toBe(429);
     expect(listScenarios(server.cluster).find((s) => s.id === "api-throttled")).toMatchObject({ active: true, api: true, catalog: null, variant: "429" });

@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { shot } from "./helpers";
 
-// The kubectl commands the Game day page prints, run exactly as printed with Debian's kubectl
+// The kubectl commands the Demo cluster page prints, run exactly as printed with Debian's kubectl
 // (unpacked by npm test into .data/tools), against the demo cluster of the running server.
 
 const KUBECTL = process.env.FAULTLINE_KUBECTL ?? path.resolve(".data/tools/kubernetes-client/usr/bin/kubectl");
@@ -17,13 +17,13 @@ function sh(command: string): Promise<{ code: number; stdout: string; stderr: st
   });
 }
 
-test("the kubectl commands on the Game day page work as printed", async ({ page, request }) => {
+test("the kubectl commands on the Demo cluster page work as printed", async ({ page, request }) => {
   expect(existsSync(KUBECTL), `Debian's kubectl is missing at ${KUBECTL}: npm test unpacks it (apt-get download kubernetes-client)`).toBe(true);
-  await page.goto("/game-day");
+  await page.goto("/demo");
   const commands = await page.getByTestId("kubectl-command").locator("code").allTextContents();
   const [list, watch] = commands.filter((c) => c.startsWith("KUBECONFIG="));
   expect(list).toMatch(/^KUBECONFIG=\/\S+\/demo\.kubeconfig kubectl get nodes,kubeapiservers -o wide$/);
-  await shot(page, "31-game-day-kubectl-command");
+  await shot(page, "31-demo-kubectl-command");
 
   const listed = await sh(list);
   expect(listed.stderr).toBe("");

@@ -4,7 +4,7 @@ import { SimCluster } from "./cluster";
 import { kubeconfigFor } from "./kubeconfig";
 import { setScenario } from "./scenarios";
 import { SimServer } from "./server";
-import { rawRequest } from "./test-request";
+import { rawRequest } from "@/test/demo-request";
 
 // The unmodified client, through an ordinary kubeconfig, against the simulator on loopback.
 

@@ -6,14 +6,14 @@ test.afterEach(async ({ request }) => {
 });
 
 test("every page says the cluster is simulated", async ({ page }) => {
-  for (const url of ["/", "/catalog", "/runbooks", "/blast-radius/webhook", "/game-day"]) {
+  for (const url of ["/", "/catalog", "/runbooks", "/blast-radius/webhook", "/demo"]) {
     await page.goto(url);
     await expect(page.getByTestId("demo-banner")).toContainText("Simulated cluster");
   }
 });
 
-test("a game day: seal OpenBao, see every plugin turn unhealthy, clear it", async ({ page }) => {
-  await page.goto("/game-day");
+test("a demo-cluster rehearsal: seal OpenBao, see every plugin turn unhealthy, clear it", async ({ page }) => {
+  await page.goto("/demo");
   const now = page.getByTestId("cluster-now");
   await expect(page.getByTestId("in-force")).toContainText("nothing");
   await expect(page.getByTestId("openbao-state")).toHaveText("active");
@@ -23,7 +23,7 @@ test("a game day: seal OpenBao, see every plugin turn unhealthy, clear it", asyn
   for (const row of await now.locator("tr[data-node]").all()) await expect(row).toContainText("unhealthy");
   await expect(now).toContainText("Vault is sealed");
   await expect(page.getByTestId("in-force")).toContainText("OpenBao sealed");
-  await shot(page, "30-game-day-openbao-sealed");
+  await shot(page, "30-demo-openbao-sealed");
 
   // The scenario reaches the simulated API exactly as a client reads it.
   const api = await (await page.request.get("/api/v1/demo")).json();
@@ -35,7 +35,7 @@ test("a game day: seal OpenBao, see every plugin turn unhealthy, clear it", asyn
 });
 
 test("a per-node scenario strikes the chosen node only", async ({ page }) => {
-  await page.goto("/game-day");
+  await page.goto("/demo");
   const row = page.locator('tr[data-scenario="clock-skew"]');
   await row.getByRole("combobox").selectOption("master-2");
   await row.getByRole("button", { name: "Inject" }).click();

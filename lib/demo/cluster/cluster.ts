@@ -41,7 +41,7 @@ export class SimCluster {
   tick = 0;
   private timer?: NodeJS.Timeout;
   private readonly firstSeen = new Map<string, string>();
-  /** The last reporter write that the API server refused, for the game-day page to show. */
+  /** The last reporter write that the API server refused, for the demo page to show. */
   lastReporterError?: string;
   scenarios: ActiveScenario[] = [];
   /** Set by the SimServer that serves this cluster. */

@@ -4,9 +4,9 @@ import path from "node:path";
 import { ClusterConfig } from "@/lib/clusters/config";
 import { pollOnce, type Monitored } from "@/lib/monitor/monitor";
 import { newMemo } from "@/lib/monitor/persist";
-import { SimCluster } from "@/lib/sim/cluster";
-import { kubeconfigFor } from "@/lib/sim/kubeconfig";
-import { SimServer } from "@/lib/sim/server";
+import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { kubeconfigFor } from "@/lib/demo/cluster/kubeconfig";
+import { SimServer } from "@/lib/demo/cluster/server";
 
 // A simulated cluster on loopback and a monitor entry that reads it through an ordinary kubeconfig
 // with the real client: what the tests of the monitor and of the incident suspects start from.
@@ -20,7 +20,7 @@ export interface SimMonitor {
 export async function startSimMonitor(): Promise<SimMonitor> {
   const server = new SimServer({ cluster: new SimCluster({ nodes: 3, intervalMs: 60_000 }) });
   const endpoints = await server.start();
-  const dir = mkdtempSync(path.join(tmpdir(), "faultline-sim-monitor-"));
+  const dir = mkdtempSync(path.join(tmpdir(), "faultline-demo-monitor-"));
   const kubeconfig = path.join(dir, "demo.kubeconfig");
   writeFileSync(kubeconfig, kubeconfigFor("demo", endpoints));
   // OpenBao and the bridge live on the simulator's TLS port too: they are trusted through its CA file.

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SimCluster } from "./cluster";
 import { SimServer, type SimEndpoints } from "./server";
-import { openStream, rawRequest } from "./test-request";
+import { openStream, rawRequest } from "@/test/demo-request";
 
 // API semantics on the wire that no single client shows: Go's boolean spellings, public health,
 // discovery paths, gzip, the server's own watch timeout, selector watches, paging across a restart.
