@@ -1,9 +1,11 @@
 import Link from "next/link";
+import { connection } from "next/server";
 import { ClusterSummaries } from "@/components/health/cluster-summaries";
-import { countCatalog } from "@/lib/catalog/queries";
+import { loadHomePage } from "@/lib/views/home";
 
-export default function HomePage() {
-  const counts = countCatalog();
+export default async function HomePage() {
+  await connection();
+  const { counts, clusters } = loadHomePage();
   return (
     <>
       <h1>Faultline</h1>
@@ -36,7 +38,7 @@ export default function HomePage() {
         </div>
       </div>
 
-      <ClusterSummaries />
+      <ClusterSummaries clusters={clusters} />
 
       <h2>Three ways in</h2>
       <div className="grid grid-3">

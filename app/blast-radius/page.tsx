@@ -1,17 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DependencyDiagram } from "@/components/blast-radius/dependency-diagram";
-import { listBlastRadiusPages } from "@/lib/blast-radius/queries";
-import { BACKOUT_ID } from "@/lib/blast-radius/schema";
-import { getDependencyDiagram } from "@/lib/blast-radius/view";
+import { loadBlastRadiusOverview } from "@/lib/views/blast-radius";
 
 export const metadata: Metadata = { title: "Blast radius" };
 
 export default function BlastRadiusOverview() {
-  const pages = listBlastRadiusPages();
-  const { svg } = getDependencyDiagram();
-  const components = pages.filter((p) => p.id !== BACKOUT_ID);
-  const backout = pages.find((p) => p.id === BACKOUT_ID);
+  const { svg, pageIds, components, backout } = loadBlastRadiusOverview();
   return (
     <>
       <h1>Blast radius</h1>
@@ -54,7 +49,7 @@ export default function BlastRadiusOverview() {
             An arrow points from a component to what breaks with it. Select a blue component to open its page.
           </p>
           {svg ? (
-            <DependencyDiagram svg={svg} pages={pages.map((p) => p.id)} />
+            <DependencyDiagram svg={svg} pages={pageIds} />
           ) : (
             <ul data-testid="dependency-list">
               {components.map((p) => (

@@ -1,19 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CatalogTable } from "@/components/catalog/catalog-table";
-import { parseCatalogQuery } from "@/lib/catalog/filter";
-import { getCatalog } from "@/lib/catalog/queries";
+import { loadCatalogPage } from "@/lib/views/catalog";
 
 export const metadata: Metadata = { title: "Failure-mode catalog" };
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function CatalogPage({ searchParams }: { searchParams: SearchParams }) {
-  const raw = await searchParams;
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(raw)) for (const v of [value ?? []].flat()) params.append(key, v);
-  const { query, errors } = parseCatalogQuery(params);
-  const catalog = getCatalog();
+  const { search, errors, initial, entries, components } = loadCatalogPage(await searchParams);
   return (
     <>
       <h1>Failure-mode catalog</h1>
@@ -36,12 +31,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
           </p>
         </div>
       ) : null}
-      <CatalogTable
-        key={params.toString()}
-        entries={catalog.entries}
-        components={catalog.components.map(({ id, name }) => ({ id, name }))}
-        initial={query ?? {}}
-      />
+      <CatalogTable key={search} entries={entries} components={components} initial={initial} />
     </>
   );
 }

@@ -2,19 +2,14 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { ApiServerSwitch } from "@/components/demo/api-server-switch";
 import { ClusterNow } from "@/components/demo/cluster-now";
-import { ScenarioTable, type ScenarioRow } from "@/components/demo/scenario-table";
-import { getCatalog } from "@/lib/catalog/queries";
-import { CATEGORIES } from "@/lib/catalog/schema";
-import { getDemoCluster } from "@/lib/demo/runtime";
-import { readDemoSnapshot } from "@/lib/demo/snapshot";
-import { loadEnv } from "@/lib/env";
-import { listScenarios } from "@/lib/demo/cluster/scenarios";
+import { ScenarioTable } from "@/components/demo/scenario-table";
+import { loadDemoPage } from "@/lib/views/demo";
 
 export const metadata: Metadata = { title: "Demo cluster" };
 
-export default async function GameDayPage() {
+export default async function DemoPage() {
   await connection();
-  const demo = await getDemoCluster();
+  const demo = await loadDemoPage();
   if (!demo) {
     return (
       <>
@@ -27,16 +22,7 @@ export default async function GameDayPage() {
       </>
     );
   }
-  const { entries } = getCatalog();
-  const byId = new Map(entries.map((e) => [e.id, e]));
-  const categoryName = new Map<string, string>(CATEGORIES.map((c) => [c.id, c.name]));
-  const rows: ScenarioRow[] = listScenarios(demo.cluster).map((s) => {
-    const entry = s.catalog ? byId.get(s.catalog) : undefined;
-    const group = s.api ? "API server faults" : entry ? (categoryName.get(entry.category) ?? entry.category) : "Health reporting";
-    return { ...s, catalogTitle: entry?.title, group };
-  });
-  const nodes = demo.cluster.model.nodes.filter((n) => !n.name.endsWith("-replacement")).map((n) => n.name);
-  const interval = loadEnv().FAULTLINE_DEMO_INTERVAL_SECONDS;
+  const interval = demo.intervalSeconds;
   return (
     <>
       <h1>Demo cluster</h1>
@@ -47,15 +33,15 @@ export default async function GameDayPage() {
       </p>
       <p className="muted" style={{ fontSize: "0.85rem" }} data-testid="kubectl-command">
         Point kubectl at it (TLS, verified with the cluster&apos;s own CA in the kubeconfig):{" "}
-        <code>KUBECONFIG={demo.sim.kubeconfigPath} kubectl get nodes,kubeapiservers -o wide</code>, or watch one kind:{" "}
-        <code>KUBECONFIG={demo.sim.kubeconfigPath} kubectl get kubeapiservers -w</code>. Read-only;{" "}
+        <code>KUBECONFIG={demo.kubeconfigPath} kubectl get nodes,kubeapiservers -o wide</code>, or watch one kind:{" "}
+        <code>KUBECONFIG={demo.kubeconfigPath} kubectl get kubeapiservers -w</code>. Read-only;{" "}
         <code>--context demo-admin</code> may write.
       </p>
       <div className="two-col">
-        <ScenarioTable rows={rows} nodes={nodes} refreshSeconds={Math.min(interval, 10)} />
+        <ScenarioTable rows={demo.rows} nodes={demo.nodes} refreshSeconds={Math.min(interval, 10)} />
         <aside className="sticky">
-          <ApiServerSwitch initiallyUp={demo.sim.server.running} />
-          <ClusterNow snapshot={readDemoSnapshot(demo.cluster)} intervalSeconds={interval} />
+          <ApiServerSwitch initiallyUp={demo.apiServerUp} />
+          <ClusterNow snapshot={demo.snapshot} intervalSeconds={interval} />
         </aside>
       </div>
     </>

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { FailureMode } from "@/lib/catalog/schema";
-import { summariseKmsFailures } from "@/lib/blast-radius/view";
+import type { SeveritySummary } from "@/lib/blast-radius/view";
 
 function EntryList({ entries, seed }: { entries: FailureMode[]; seed: "startup" | "data" }) {
   return (
@@ -16,8 +16,7 @@ function EntryList({ entries, seed }: { entries: FailureMode[]; seed: "startup" 
 }
 
 /** Which KMS failures block API-server start-up and which risk data, straight from the catalog. */
-export function KmsSeveritySummary() {
-  const s = summariseKmsFailures();
+export function KmsSeveritySummary({ summary: s }: { summary: SeveritySummary }) {
   return (
     <section className="br-section" data-testid="kms-summary">
       <h2>Which failures block start-up or risk data</h2>

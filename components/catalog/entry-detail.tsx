@@ -1,8 +1,6 @@
 import Link from "next/link";
-import { CATEGORIES, type CatalogEntry } from "@/lib/catalog/schema";
-import { listBlastRadiusPagesFor } from "@/lib/blast-radius/queries";
-import { getComponentMap, getSignalMap, listRelated } from "@/lib/catalog/queries";
-import { listRunbookLinksTo } from "@/lib/runbooks/queries";
+import { CATEGORIES } from "@/lib/catalog/schema";
+import type { CatalogEntryPage } from "@/lib/views/catalog-entry";
 import { DataLossBadge, StartupBadge } from "./severity-badges";
 import { DATA_LOSS_LABEL, STARTUP_LABEL } from "./severity";
 
@@ -12,12 +10,7 @@ const SEEDS: Record<string, string> = {
   "002": "Secret-protection stack: operational readiness",
 };
 
-export function EntryDetail({ entry }: { entry: CatalogEntry }) {
-  const components = getComponentMap();
-  const signals = getSignalMap();
-  const related = listRelated(entry);
-  const runbookLinks = listRunbookLinksTo(entry.id);
-  const pages = listBlastRadiusPagesFor(entry);
+export function EntryDetail({ entry, components, signals, related, runbookLinks, pages }: CatalogEntryPage) {
   const category = CATEGORIES.find((c) => c.id === entry.category);
   return (
     <article>

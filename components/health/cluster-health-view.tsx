@@ -3,6 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import Link from "next/link";
+import type { SignalLinks } from "@/lib/catalog/signal-links";
 import type { ClusterHealth } from "@/lib/health/cluster-health";
 import { Badge } from "@/components/ui/badge";
 import { ComponentCards } from "./component-cards";
@@ -11,7 +12,6 @@ import { KmsMetricsPanel } from "./kms-metrics-panel";
 import { RefusedUnits } from "./refused-units";
 import { describeThrottled, ThrottledSources } from "./throttled-sources";
 
-export type SignalLinks = Record<string, { catalog: { id: string; title: string }[]; runbooks: { id: string; title: string }[] }>;
 
 
 async function fetchHealth(name: string): Promise<ClusterHealth> {

@@ -1,28 +1,20 @@
 import Link from "next/link";
-import { connection } from "next/server";
 import { Badge } from "@/components/ui/badge";
-import { listClusterHealth, listMonitoredNames } from "@/lib/monitor/monitor";
+import type { ClusterSummary } from "@/lib/views/home";
 
 const TONE = { ok: "green", degraded: "red", unknown: "orange" } as const;
 
 /** One line per watched cluster, for the landing page. */
-export async function ClusterSummaries() {
-  await connection();
-  const health = new Map(listClusterHealth().map((h) => [h.name, h]));
-  const names = listMonitoredNames();
-  if (names.length === 0) return null;
+export function ClusterSummaries({ clusters }: { clusters: ClusterSummary[] }) {
+  if (clusters.length === 0) return null;
   return (
     <ul className="plain cluster-summaries" data-testid="cluster-summaries">
-      {names.map((name) => {
-        const h = health.get(name);
-        const state = h?.summary.state ?? "unknown";
-        return (
-          <li key={name}>
-            <Badge tone={TONE[state]}>{state}</Badge> <Link href="/health">{name}</Link>
-            {h?.simulated ? <span className="muted"> (simulated)</span> : null}: {h?.summary.line ?? "not read yet"}
-          </li>
-        );
-      })}
+      {clusters.map((c) => (
+        <li key={c.name}>
+          <Badge tone={TONE[c.state]}>{c.state}</Badge> <Link href="/health">{c.name}</Link>
+          {c.simulated ? <span className="muted"> (simulated)</span> : null}: {c.line}
+        </li>
+      ))}
     </ul>
   );
 }

@@ -1,11 +1,10 @@
 import type { IncidentSummary } from "@/lib/incidents/queries";
 import type { RecordedStep } from "@/lib/incidents/runbook-sessions";
 import type { Suggestion } from "@/lib/incidents/suggest";
+import type { Jsonify } from "@/lib/views/json";
 
 // The incidents API's JSON as the browser receives it (dates as ISO strings).
 
-/** A server type as JSON delivers it: dates become ISO strings. */
-type Jsonify<T> = T extends Date ? string : T extends (infer U)[] ? Jsonify<U>[] : T extends object ? { [K in keyof T]: Jsonify<T[K]> } : T;
 
 export type IncidentRow = Jsonify<IncidentSummary>;
 
@@ -74,5 +73,4 @@ export interface IncidentDetailView {
   };
 }
 
-/** Per signal id: the catalog entries it detects and the runbooks that ask about it (as on the health page). */
-export type SignalLinks = Record<string, { catalog: { id: string; title: string }[]; runbooks: { id: string; title: string }[] }>;
+export type { SignalLinks } from "@/lib/catalog/signal-links";

@@ -1,5 +1,4 @@
 import "server-only";
-import { getCatalog } from "@/lib/catalog/queries";
 import { getDb } from "@/lib/db/client";
 import { listRunbooks } from "@/lib/runbooks/queries";
 import { getClusterHealth, listMonitoredNames } from "@/lib/monitor/monitor";
@@ -8,8 +7,8 @@ import { getIncident } from "./queries";
 import { suggestRunbooks } from "./suggest";
 import type { Suspect } from "./suspects";
 
-// What the incident page needs beyond the API's answer: links from its signals into the catalog and the
-// runbooks (as on the health page), and the runbooks worth starting.
+// What the incident page needs beyond the API's answer: the runbooks worth starting (its signals' links
+// into the catalog come from lib/catalog/signal-links, as on the health page).
 
 /** The incident as GET /api/v1/incidents/{id} answers it, or undefined when there is none. */
 export async function loadIncidentWithLive(id: number) {
@@ -17,19 +16,6 @@ export async function loadIncidentWithLive(id: number) {
   if (!detail) return undefined;
   const live = describeLive(detail, getClusterHealth(detail.incident.cluster)?.signals ?? []);
   return { ...detail, live };
-}
-
-export function signalLinksFor(signalIds: string[]) {
-  const { entries, runbooks } = getCatalog();
-  return Object.fromEntries(
-    [...new Set(signalIds)].map((id) => [
-      id,
-      {
-        catalog: entries.filter((e) => e.kind === "failure-mode" && e.signals.includes(id)).slice(0, 6).map((e) => ({ id: e.id, title: e.title })),
-        runbooks: runbooks.filter((r) => r.nodes.some((n) => n.signal === id)).map((r) => ({ id: r.id, title: r.title })),
-      },
-    ]),
-  );
 }
 
 /** Runbooks to offer for "Start runbook", best first (the one the API starts without a runbookId comes first). */

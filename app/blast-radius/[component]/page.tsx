@@ -3,10 +3,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { KmsSeveritySummary } from "@/components/blast-radius/kms-summary";
 import { SectionView } from "@/components/blast-radius/section-view";
-import { getComponentMap } from "@/lib/catalog/queries";
 import { getBlastRadiusPage, listBlastRadiusPages } from "@/lib/blast-radius/queries";
-import { dependents, entriesForComponent } from "@/lib/blast-radius/view";
-import { titleMaps } from "@/lib/runbooks/view";
+import { loadBlastRadiusPage } from "@/lib/views/blast-radius";
 
 type Params = Promise<{ component: string }>;
 
@@ -20,13 +18,9 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 }
 
 export default async function BlastRadiusComponentPage({ params }: { params: Params }) {
-  const page = getBlastRadiusPage((await params).component);
-  if (!page) notFound();
-  const components = getComponentMap();
-  const titles = titleMaps();
-  const needs = page.dependsOn;
-  const neededBy = dependents(page.id);
-  const entries = entriesForComponent(page.id);
+  const data = loadBlastRadiusPage((await params).component);
+  if (!data) notFound();
+  const { page, dependsOn: needs, neededBy, entryCount, kmsSummary, catalogTitles, runbookTitles } = data;
   return (
     <article>
       <div className="breadcrumbs">
@@ -44,29 +38,29 @@ export default async function BlastRadiusComponentPage({ params }: { params: Par
         {needs.length > 0 ? (
           <>
             Depends on:{" "}
-            {needs.map((id) => (
-              <ComponentLink key={id} id={id} name={components.get(id)?.name ?? id} hasPage={Boolean(getBlastRadiusPage(id))} />
+            {needs.map((c) => (
+              <ComponentLink key={c.id} {...c} />
             ))}
           </>
         ) : null}
         {neededBy.length > 0 ? (
           <>
             {" "}Needed by:{" "}
-            {neededBy.map((p) => (
-              <ComponentLink key={p.id} id={p.id} name={p.title} hasPage />
+            {neededBy.map((c) => (
+              <ComponentLink key={c.id} {...c} />
             ))}
           </>
         ) : null}
-        {entries.length > 0 ? (
+        {entryCount > 0 ? (
           <>
             {" "}
-            <Link href={`/catalog?component=${page.id}`}>{entries.length} catalog entries for this component</Link>
+            <Link href={`/catalog?component=${page.id}`}>{entryCount} catalog entries for this component</Link>
           </>
         ) : null}
       </p>
-      {page.id === "kms-plugin" ? <KmsSeveritySummary /> : null}
+      {kmsSummary ? <KmsSeveritySummary summary={kmsSummary} /> : null}
       {page.sections.map((section, i) => (
-        <SectionView key={i} section={section} {...titles} />
+        <SectionView key={i} section={section} catalogTitles={catalogTitles} runbookTitles={runbookTitles} />
       ))}
       <p className="muted" style={{ fontSize: "0.85rem", marginTop: "2rem" }}>
         Source: seed {page.source.seed}

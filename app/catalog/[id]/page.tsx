@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { EntryDetail } from "@/components/catalog/entry-detail";
 import { getCatalog, getEntry } from "@/lib/catalog/queries";
+import { loadCatalogEntryPage } from "@/lib/views/catalog-entry";
 
 type Params = Promise<{ id: string }>;
 
@@ -15,7 +16,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 }
 
 export default async function EntryPage({ params }: { params: Params }) {
-  const entry = getEntry((await params).id);
-  if (!entry) notFound();
-  return <EntryDetail entry={entry} />;
+  const data = loadCatalogEntryPage((await params).id);
+  if (!data) notFound();
+  return <EntryDetail {...data} />;
 }

@@ -4,12 +4,8 @@ import { notFound } from "next/navigation";
 import { StoreDown } from "@/components/incidents/store-down";
 import { IncidentRunbookWalker } from "@/components/runbooks/incident-walker";
 import { RunbookWalker } from "@/components/runbooks/runbook-walker";
-import { getComponentMap } from "@/lib/catalog/queries";
-import { loadEnv } from "@/lib/env";
-import { loadWalkSession, type WalkSession } from "@/lib/incidents/walk-session";
 import { getRunbook } from "@/lib/runbooks/queries";
-import { getDiagramSvg, titleMaps } from "@/lib/runbooks/view";
-import { checkPath } from "@/lib/runbooks/walk";
+import { loadRunbookPage } from "@/lib/views/runbooks";
 
 type Params = Promise<{ id: string }>;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
@@ -20,55 +16,32 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 }
 
 export default async function RunbookPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
-  const runbook = getRunbook((await params).id);
-  if (!runbook) notFound();
-  const query = await searchParams;
-  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-  const requested = one(query.path);
-  const { path, problem } = checkPath(runbook, requested);
-  const components = getComponentMap();
-  const walker = {
-    runbook: { id: runbook.id, title: runbook.title, root: runbook.root, nodes: runbook.nodes },
-    svg: getDiagramSvg(runbook.id, runbook.flowchart),
-    flowchart: runbook.flowchart,
-    initialPath: path,
-    problem,
-    ...titleMaps(),
-  };
-  // Incident mode only when the link names an incident; the plain walk does no extra work.
-  const incident = one(query.incident);
-  let session: WalkSession | undefined;
-  let storeError: unknown;
-  if (incident !== undefined) {
-    try {
-      session = await loadWalkSession(runbook.id, incident, one(query.session) ?? "");
-    } catch (error) {
-      storeError = error;
-    }
-  }
+  const data = await loadRunbookPage((await params).id, await searchParams);
+  if (!data) notFound();
+  const { walker, session } = data;
   return (
     <>
       <div className="breadcrumbs">
         <Link href="/runbooks">Runbooks</Link> ›{" "}
-        {runbook.components.map((c, i) => (
-          <span key={c}>
+        {data.components.map((c, i) => (
+          <span key={c.id}>
             {i > 0 ? ", " : ""}
-            {components.get(c)?.name ?? c}
+            {c.name}
           </span>
         ))}
       </div>
-      <h1>{runbook.title}</h1>
+      <h1>{data.title}</h1>
       <p className="lead">
-        <strong>Symptom:</strong> {runbook.symptom}
+        <strong>Symptom:</strong> {data.symptom}
       </p>
-      {storeError ? <StoreDown error={storeError} /> : null}
+      {data.storeDown ? <StoreDown reason={data.storeDown} /> : null}
       {session && !session.ok ? (
         <p className="callout" role="alert" data-testid="session-problem">
           This link ties the runbook to an incident, but {session.problem}; below is the plain walk, and answers are not recorded.
         </p>
       ) : null}
       {session?.ok ? (
-        <IncidentRunbookWalker {...walker} initialPath={session.path} problem={undefined} session={{ ...session, pollMs: loadEnv().FAULTLINE_POLL_SECONDS * 1000 }} />
+        <IncidentRunbookWalker {...walker} initialPath={session.path} problem={undefined} session={{ ...session, pollMs: data.pollMs }} />
       ) : (
         <RunbookWalker {...walker} />
       )}

@@ -4,8 +4,7 @@ import { notFound } from "next/navigation";
 import { KindBadge } from "@/components/runbooks/step-details";
 import { CommandBlock } from "@/components/ui/command-block";
 import { getRunbook, listRunbooks } from "@/lib/runbooks/queries";
-import { titleMaps } from "@/lib/runbooks/view";
-import { stepsInOrder } from "@/lib/runbooks/walk";
+import { loadRunbookPrint } from "@/lib/views/runbooks";
 
 type Params = Promise<{ id: string }>;
 
@@ -20,11 +19,9 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 
 /** Every step with its commands, in order from the start, for paper or a second screen. */
 export default async function RunbookPrintPage({ params }: { params: Params }) {
-  const runbook = getRunbook((await params).id);
-  if (!runbook) notFound();
-  const { catalogTitles, runbookTitles } = titleMaps();
-  const steps = stepsInOrder(runbook);
-  const labels = new Map(runbook.nodes.map((n) => [n.id, n.label]));
+  const data = loadRunbookPrint((await params).id);
+  if (!data) notFound();
+  const { runbook, steps, labels, catalogTitles, runbookTitles } = data;
   return (
     <article className="print-view">
       <p className="no-print">

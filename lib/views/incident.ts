@@ -1,0 +1,34 @@
+import "server-only";
+import { signalLinks } from "@/lib/catalog/signal-links";
+import { loadEnv } from "@/lib/env";
+import { IncidentId } from "@/lib/incidents/schemas";
+import { isMonitored, loadIncidentWithLive, runbookChoices } from "@/lib/incidents/view-data";
+import { titleMaps } from "@/lib/runbooks/view";
+import { toJson } from "./json";
+
+// /incidents/{id}: the incident as the API answers it, plus where its signals lead and the runbooks to offer.
+
+/** Undefined for an id that is not an incident number or names no incident (the page shows not-found); throws when the store cannot be read. */
+export async function loadIncidentPage(rawId: string) {
+  const id = IncidentId.safeParse(rawId);
+  if (!id.success) return undefined;
+  const loaded = await loadIncidentWithLive(id.data);
+  if (!loaded) return undefined;
+  const detail = toJson(loaded);
+  const signals = detail.members.map((m) => m.signal);
+  return {
+    detail,
+    links: signalLinks(signals),
+    runbooks: runbookChoices(detail.suspects, signals),
+    runbookTitles: titleMaps().runbookTitles,
+    monitored: isMonitored(detail.incident.cluster),
+    renderedAt: Date.now(),
+    pollMs: loadEnv().FAULTLINE_POLL_SECONDS * 1000,
+  };
+}
+
+/** The page title's number, or undefined when the address names no incident number. */
+export function incidentNumber(rawId: string): number | undefined {
+  const id = IncidentId.safeParse(rawId);
+  return id.success ? id.data : undefined;
+}

@@ -1,0 +1,80 @@
+import "server-only";
+import { getCatalog, getComponentMap } from "@/lib/catalog/queries";
+import { loadEnv } from "@/lib/env";
+import { loadWalkSession, type WalkSession } from "@/lib/incidents/walk-session";
+import { getRunbook } from "@/lib/runbooks/queries";
+import { getDiagramSvg, titleMaps } from "@/lib/runbooks/view";
+import { checkPath, stepsInOrder } from "@/lib/runbooks/walk";
+
+// The runbook pages: the list (searchable in the browser), one runbook's guided walk (plain, or tied to an
+// incident when the link names one), and its printable form.
+
+type SearchParams = Record<string, string | string[] | undefined>;
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+export function loadRunbookList(rawQuery: string | string[] | undefined) {
+  const { runbooks, components } = getCatalog();
+  return {
+    initialQuery: typeof rawQuery === "string" ? rawQuery : "",
+    components: components.map(({ id, name }) => ({ id, name })),
+    runbooks: runbooks.map((r) => ({
+      id: r.id,
+      title: r.title,
+      symptom: r.symptom,
+      components: r.components,
+      steps: r.nodes.length,
+      text: r.nodes.map((n) => `${n.label} ${n.text ?? ""} ${n.commands.map((c) => c.command).join(" ")}`).join(" "),
+    })),
+  };
+}
+
+/**
+ * Undefined when no runbook has this id. Incident mode only when the link names an incident; the plain walk
+ * does no extra work. When the incident store cannot be read, the plain walk still works and `storeDown`
+ * gives the reason (the walk is what the on-call needs most).
+ */
+export async function loadRunbookPage(id: string, query: SearchParams) {
+  const runbook = getRunbook(id);
+  if (!runbook) return undefined;
+  const { path, problem } = checkPath(runbook, one(query.path));
+  const components = getComponentMap();
+  const walker = {
+    runbook: { id: runbook.id, title: runbook.title, root: runbook.root, nodes: runbook.nodes },
+    svg: getDiagramSvg(runbook.id, runbook.flowchart),
+    flowchart: runbook.flowchart,
+    initialPath: path,
+    problem,
+    ...titleMaps(),
+  };
+  const incident = one(query.incident);
+  let session: WalkSession | undefined;
+  let storeDown: string | undefined;
+  if (incident !== undefined) {
+    try {
+      session = await loadWalkSession(runbook.id, incident, one(query.session) ?? "");
+    } catch (error) {
+      storeDown = lastLine(error);
+    }
+  }
+  return {
+    title: runbook.title,
+    symptom: runbook.symptom,
+    components: runbook.components.map((c) => ({ id: c, name: components.get(c)?.name ?? c })),
+    walker,
+    session,
+    storeDown,
+    pollMs: loadEnv().FAULTLINE_POLL_SECONDS * 1000,
+  };
+}
+
+/** Every step with its commands, in order from the start, with the titles its links need. */
+export function loadRunbookPrint(id: string) {
+  const runbook = getRunbook(id);
+  if (!runbook) return undefined;
+  return { runbook, steps: stepsInOrder(runbook), labels: new Map(runbook.nodes.map((n) => [n.id, n.label])), ...titleMaps() };
+}
+
+/** The driver's last line says why (e.g. "connect ECONNREFUSED 127.0.0.1:5432"); the rest is its stack. */
+function lastLine(error: unknown): string {
+  return error instanceof Error ? (error.message.split("\n").filter(Boolean).pop() ?? error.name) : String(error);
+}
