@@ -7,7 +7,8 @@ import type { SignalLinks } from "@/lib/catalog/signal-links";
 import type { ClusterHealth } from "@/lib/health/cluster-health";
 import { Badge } from "@/components/ui/badge";
 import { ComponentCards } from "./component-cards";
-import { age, KmsMatrixTable, STATE_TONE } from "./kms-matrix-table";
+import { ago } from "@/components/ui/time";
+import { KmsMatrixTable, STATE_TONE } from "./kms-matrix-table";
 import { KmsMetricsPanel } from "./kms-metrics-panel";
 import { RefusedUnits } from "./refused-units";
 import { describeThrottled, ThrottledSources } from "./throttled-sources";
@@ -59,12 +60,12 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
       </div>
       <ComponentCards signals={h.signals} />
       <RefusedUnits health={h} />
-      {query.isError ? <p className="callout">Faultline itself could not be reached just now; showing what it last said ({age(h.checkedAt, new Date().toISOString())}).</p> : null}
+      {query.isError ? <p className="callout">Faultline itself could not be reached just now; showing what it last said ({ago(h.checkedAt, new Date().toISOString())}).</p> : null}
       {down.length > 0 ? (
         <div className="callout" data-testid="sources-down">
           {groupDown(down).map((g) => (
             <div key={g.key}>
-              <strong>{g.names.join(", ")}</strong> {g.names.length === 1 ? "is" : "are"} down: stale since {g.since} ({age(g.since, h.checkedAt)}); last error: {g.error}.
+              <strong>{g.names.join(", ")}</strong> {g.names.length === 1 ? "is" : "are"} down: stale since {g.since} ({ago(g.since, h.checkedAt)}); last error: {g.error}.
               {" "}{g.names.length === 1 ? "Its panels show" : "Their panels show"} the last known values.
             </div>
           ))}

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import type { KmsMatrix } from "@/lib/health/kms-matrix";
 import { Badge, type Tone } from "@/components/ui/badge";
+import { ago } from "@/components/ui/time";
 
 // One API server's node x plugin matrix: status, kekID, age of the last report, and its detail. A large
 // cluster shows the nodes that need attention and hides the healthy ones behind a button, so the page
@@ -12,12 +13,6 @@ import { Badge, type Tone } from "@/components/ui/badge";
 export const ALL_ROWS_UP_TO = 50;
 
 export const STATE_TONE: Record<string, Tone> = { ok: "green", healthy: "green", degraded: "red", critical: "red", unhealthy: "red", error: "red", warning: "orange", unknown: "orange" };
-
-export function age(from: string | undefined, now: string): string {
-  if (!from) return "never";
-  const s = Math.round((Date.parse(now) - Date.parse(from)) / 1000);
-  return s < 0 ? `${-s}s in the future` : s < 120 ? `${s}s ago` : `${Math.round(s / 60)} min ago`;
-}
 
 export function KmsMatrixTable({ matrix, checkedAt, testId, caption }: { matrix: KmsMatrix; checkedAt: string; testId: string; caption?: string }) {
   const keyIDs = [...new Set(matrix.cells.map((c) => c.keyID))];
@@ -57,7 +52,7 @@ export function KmsMatrixTable({ matrix, checkedAt, testId, caption }: { matrix:
                       <>
                         <Badge tone={STATE_TONE[cell.status] ?? "grey"}>{cell.status}</Badge> {cell.kekID ? <code>{cell.kekID}</code> : null}
                         <span className="sub">
-                          {age(cell.lastChecked, checkedAt)}
+                          {ago(cell.lastChecked, checkedAt)}
                           {cell.stale ? " · stale" : ""}
                           {cell.future ? " · clock ahead" : ""}
                         </span>

@@ -2,7 +2,7 @@ import type { KmsMetricName, KmsMetrics, MetricSeries } from "@/lib/prometheus/k
 import { fromMetricValue, type MetricValue } from "@/lib/prometheus/metric-value";
 import { KEYID_CHANGES_WARNING, LATENCY_WARNING_SECONDS, TTL_WARNING_SECONDS } from "@/lib/health/derive-metric-signals";
 import { formatMetric, Sparkline } from "./sparkline";
-import { age } from "./kms-matrix-table";
+import { ago } from "@/components/ui/time";
 
 // The KMS metrics from the cluster's Prometheus: per metric, the series that matter most now, each
 // with a 15-minute sparkline and its current value. A metric whose query failed says why; the others
@@ -57,7 +57,7 @@ export function KmsMetricsPanel({ metrics, note, stale, checkedAt }: { metrics?:
   return (
     <section className="kms-metrics" data-testid="kms-metrics" aria-label="KMS metrics">
       <h3>
-        KMS metrics <span className="muted small">from {metrics.source}, as of {age(metrics.at, checkedAt)}{stale ? " (Prometheus is down: last known values)" : ""}</span>
+        KMS metrics <span className="muted small">from {metrics.source}, as of {ago(metrics.at, checkedAt)}{stale ? " (Prometheus is down: last known values)" : ""}</span>
       </h3>
       {metrics.errors.length > 0 ? (
         <p className="callout small" data-testid="kms-metrics-errors">

@@ -1,5 +1,5 @@
 import type { ClusterHealth } from "@/lib/health/cluster-health";
-import { age } from "./kms-matrix-table";
+import { ago } from "@/components/ui/time";
 
 // Sources the API server throttles (429, or 503 with Retry-After): not down, but not fresh either, so
 // the page says so, since when, and when Faultline asks again.
@@ -42,7 +42,7 @@ export function ThrottledSources({ sources, checkedAt }: { sources: Source[]; ch
     <div className="callout" data-testid="sources-throttled">
       {lines.map((g) => (
         <div key={g.key} data-status={g.status}>
-          <strong>{g.names.join(", ")}</strong>: throttled by the API server (HTTP {g.status}), retrying in {g.retryInSeconds} s; throttled since {g.since} ({age(g.since, checkedAt)}), last answer {g.lastSuccess ? `${g.lastSuccess} (${age(g.lastSuccess, checkedAt)})` : "never"}.
+          <strong>{g.names.join(", ")}</strong>: throttled by the API server (HTTP {g.status}), retrying in {g.retryInSeconds} s; throttled since {g.since} ({ago(g.since, checkedAt)}), last answer {g.lastSuccess ? `${g.lastSuccess} (${ago(g.lastSuccess, checkedAt)})` : "never"}.
           {" "}Not an outage: the API server answers, but asks Faultline to wait, so the values shown may be that old.
         </div>
       ))}

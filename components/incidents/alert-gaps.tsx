@@ -1,4 +1,4 @@
-import { clock, utc } from "./format";
+import { clock, utc } from "@/components/ui/time";
 import type { TimelineEvent } from "./types";
 
 // Deliveries that did not bring all of their group: the on-call must know the incident shows only part of it.

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
 import { ActorField } from "./actor-field";
-import { ApiError, postJson } from "./api";
+import { ApiError, postJson } from "@/components/queries/http";
 import { FieldError } from "./field-error";
 import { useActor } from "./use-actor";
 

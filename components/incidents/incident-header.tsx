@@ -1,5 +1,6 @@
 import { Badge } from "@/components/ui/badge";
-import { ago, SEVERITY_TONE, STATUS_TONE, toneOf, utc } from "./format";
+import { ago, utc } from "@/components/ui/time";
+import { SEVERITY_TONE, STATUS_TONE, toneOf } from "./tones";
 import type { IncidentDetailView } from "./types";
 
 export function IncidentHeader({ incident, now }: { incident: IncidentDetailView["incident"]; now: number }) {

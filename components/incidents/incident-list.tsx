@@ -3,8 +3,9 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
-import { ago, SEVERITY_TONE, STATUS_TONE, toneOf, utc } from "./format";
-import { INCIDENT_EVENTS, incidentListQuery } from "./queries";
+import { ago, utc } from "@/components/ui/time";
+import { SEVERITY_TONE, STATUS_TONE, toneOf } from "./tones";
+import { INCIDENT_EVENTS, incidentListQuery } from "@/components/queries/incidents";
 import type { IncidentRow } from "./types";
 import { useLiveInvalidation, useNow } from "./use-live";
 

@@ -2,11 +2,11 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { AlertGaps } from "./alert-gaps";
-import { ago } from "./format";
+import { ago } from "@/components/ui/time";
 import { IncidentActions } from "./incident-actions";
 import { IncidentHeader } from "./incident-header";
 import { LiveSignals } from "./live-signals";
-import { INCIDENT_EVENTS, incidentQuery } from "./queries";
+import { INCIDENT_EVENTS, incidentQuery } from "@/components/queries/incidents";
 import { RunbookSessions } from "./runbook-sessions";
 import { SuspectList } from "./suspect-list";
 import { Timeline } from "./timeline";

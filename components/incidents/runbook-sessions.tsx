@@ -5,9 +5,9 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
-import { ApiError, postJson } from "./api";
+import { ApiError, postJson } from "@/components/queries/http";
 import { FieldError } from "./field-error";
-import { utc } from "./format";
+import { utc } from "@/components/ui/time";
 import type { SessionView } from "./types";
 import { useActor } from "./use-actor";
 

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { Badge, type Tone } from "@/components/ui/badge";
-import { clock, utc } from "./format";
+import { clock, utc } from "@/components/ui/time";
 import type { RecordedStepView, TimelineEvent } from "./types";
 
 const KIND: Record<string, { label: string; tone: Tone }> = {

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useCallback, useState } from "react";
-import { postJson } from "@/components/incidents/api";
+import { postJson } from "@/components/queries/http";
 import { useActor } from "@/components/incidents/use-actor";
 import { ActorField } from "@/components/incidents/actor-field";
 import { useLiveInvalidation } from "@/components/incidents/use-live";

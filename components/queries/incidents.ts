@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
-import { getJson } from "./api";
-import type { IncidentDetailView, IncidentRow } from "./types";
+import { getJson } from "./http";
+import type { IncidentDetailView, IncidentRow } from "@/components/incidents/types";
 
 // Each incidents query defined once; the server passes the first answer as initialData.
 

@@ -1,5 +1,6 @@
-// Writes to the incidents API from the browser: a refusal comes back as a message and the field errors, so
-// forms can show them beside the fields and keep what was typed.
+// The browser's one way to talk to Faultline's JSON API: reads (getJson, for the query definitions beside this
+// file) and writes (postJson), where a refusal comes back as a message and the field errors, so forms can
+// show them beside the fields and keep what was typed.
 
 export class ApiError extends Error {
   constructor(
