@@ -1,39 +1,23 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { SignalLinks } from "@/lib/catalog/signal-links";
 import type { ClusterHealth } from "@/lib/health/cluster-health";
+import { useLive } from "@/components/live/use-live";
+import { clusterHealthQuery } from "@/components/queries/health";
 import { Badge } from "@/components/ui/badge";
-import { ComponentCards } from "./component-cards";
 import { ago } from "@/components/ui/time";
+import { ComponentCards } from "./component-cards";
 import { KmsMatrixTable, STATE_TONE } from "./kms-matrix-table";
 import { KmsMetricsPanel } from "./kms-metrics-panel";
 import { RefusedUnits } from "./refused-units";
 import { describeThrottled, ThrottledSources } from "./throttled-sources";
 
-
-
-async function fetchHealth(name: string): Promise<ClusterHealth> {
-  const response = await fetch(`/api/v1/clusters/${encodeURIComponent(name)}/health`, { cache: "no-store" });
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  return response.json();
-}
-
 export function ClusterHealthView({ initial, links, pollMs }: { initial: ClusterHealth; links: SignalLinks; pollMs: number }) {
-  const queryClient = useQueryClient();
-  const [pushed, setPushed] = useState(false);
-  // Server-Sent Events say when to refetch; polling stays as the fallback (slower while push works).
-  useEffect(() => {
-    if (typeof EventSource === "undefined") return;
-    const source = new EventSource(`/api/v1/clusters/${encodeURIComponent(initial.name)}/events`);
-    source.onopen = () => setPushed(true);
-    source.onerror = () => setPushed(false);
-    source.addEventListener("change", () => void queryClient.invalidateQueries({ queryKey: ["cluster-health", initial.name] }));
-    return () => source.close();
-  }, [initial.name, queryClient]);
-  const query = useQuery({ queryKey: ["cluster-health", initial.name], queryFn: () => fetchHealth(initial.name), initialData: initial, refetchInterval: pushed ? pollMs * 5 : pollMs });
+  // Pushes patch the cached health; polling stays as the fallback (slower while push works).
+  const pushed = useLive([{ kind: "health", cluster: initial.name }]);
+  const query = useQuery({ ...clusterHealthQuery(initial.name), initialData: initial, refetchInterval: pushed ? pollMs * 5 : pollMs });
   const h = query.data;
   const reasons = h.reasons ?? [];
   const signals = [...h.signals].sort((a, b) => rank(a.state) - rank(b.state));

@@ -5,9 +5,9 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { ago, utc } from "@/components/ui/time";
 import { SEVERITY_TONE, STATUS_TONE, toneOf } from "./tones";
-import { INCIDENT_EVENTS, incidentListQuery } from "@/components/queries/incidents";
+import { useLive, useNow } from "@/components/live/use-live";
+import { incidentListQuery } from "@/components/queries/incidents";
 import type { IncidentRow } from "./types";
-import { useLiveInvalidation, useNow } from "./use-live";
 
 interface Props {
   initial: IncidentRow[];
@@ -18,9 +18,9 @@ interface Props {
   empty: React.ReactNode;
 }
 
-/** The incident list, refetched when the server says incidents changed, and polled as a fallback. */
+/** The incident list, refetched when the server names a changed incident, and polled as a fallback. */
 export function IncidentList({ initial, search, now: serverNow, pollMs, empty }: Props) {
-  const pushed = useLiveInvalidation([INCIDENT_EVENTS], ["incidents"]);
+  const pushed = useLive([{ kind: "incidents", queryKey: ["incidents", "list"] }]);
   const query = useQuery({ ...incidentListQuery(search), initialData: initial, refetchInterval: pushed ? pollMs * 10 : pollMs });
   const now = useNow(serverNow, 5_000);
   const rows = query.data;

@@ -1,17 +1,20 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect } from "react";
+import { signalsKey } from "@/components/live/decide";
+import { useLive, useNow } from "@/components/live/use-live";
+import { clusterHealthQuery, type LiveClusterHealth } from "@/components/queries/health";
+import { incidentQuery } from "@/components/queries/incidents";
 import { AlertGaps } from "./alert-gaps";
 import { ago } from "@/components/ui/time";
 import { IncidentActions } from "./incident-actions";
 import { IncidentHeader } from "./incident-header";
 import { LiveSignals } from "./live-signals";
-import { INCIDENT_EVENTS, incidentQuery } from "@/components/queries/incidents";
 import { RunbookSessions } from "./runbook-sessions";
 import { SuspectList } from "./suspect-list";
 import { Timeline } from "./timeline";
 import type { IncidentDetailView, SignalLinks } from "./types";
-import { useLiveInvalidation, useNow } from "./use-live";
 
 interface Props {
   initial: IncidentDetailView;
@@ -24,14 +27,18 @@ interface Props {
   pollMs: number;
 }
 
-/** One incident, live: refetched when incidents or its cluster's health change, polled as a fallback. */
+/**
+ * One incident, live: refetched when a push names it, or when its cluster's pushed health shows its signals
+ * otherwise than the incident's last answer does; polled as a fallback.
+ */
 export function IncidentView({ initial, links, runbooks, runbookTitles, monitored, now: serverNow, pollMs }: Props) {
   const id = initial.incident.id;
-  const streams = monitored ? [INCIDENT_EVENTS, `/api/v1/clusters/${encodeURIComponent(initial.incident.cluster)}/events`] : [INCIDENT_EVENTS];
-  const pushed = useLiveInvalidation(streams, incidentQuery(id).queryKey);
+  const cluster = initial.incident.cluster;
+  const pushed = useLive([{ kind: "incidents", queryKey: incidentQuery(id).queryKey, shows: [id] }, ...(monitored ? [{ kind: "health" as const, cluster }] : [])]);
   const query = useQuery({ ...incidentQuery(id), initialData: initial, refetchInterval: pushed ? pollMs * 5 : pollMs });
   const now = useNow(serverNow);
   const d = query.data;
+  useRefetchWhenSignalsMove(d, monitored);
   const outcomes = Object.fromEntries(d.timeline.filter((e) => e.kind === "runbook_finished").map((e) => [Number(e.payload.sessionId), String(e.payload.label ?? e.payload.outcome)]));
   return (
     <>
@@ -82,4 +89,23 @@ export function IncidentView({ initial, links, runbooks, runbookTitles, monitore
       </section>
     </>
   );
+}
+
+/** The cluster's health is kept by pushes alone here (never polled): when it reads the incident's signals otherwise than the incident does, refetch the incident. */
+function useRefetchWhenSignalsMove(d: IncidentDetailView, monitored: boolean) {
+  const queryClient = useQueryClient();
+  const members = [...new Set(d.members.map((m) => m.signal))].join(" ");
+  const select = useCallback(
+    (h: LiveClusterHealth) => {
+      const ids = new Set(members.split(" "));
+      return signalsKey(h.signals.filter((s) => ids.has(s.id)).map((s) => ({ signal: s.id, subject: s.subject, state: s.state, detail: s.detail })));
+    },
+    [members],
+  );
+  const health = useQuery({ ...clusterHealthQuery(d.incident.cluster), enabled: false, select });
+  const shown = signalsKey(d.live.signals);
+  const id = d.incident.id;
+  useEffect(() => {
+    if (monitored && health.data !== undefined && health.data !== shown) void queryClient.invalidateQueries({ queryKey: incidentQuery(id).queryKey });
+  }, [monitored, health.data, shown, id, queryClient]);
 }

@@ -6,29 +6,26 @@ import { useCallback, useState } from "react";
 import { postJson } from "@/components/queries/http";
 import { useActor } from "@/components/incidents/use-actor";
 import { ActorField } from "@/components/incidents/actor-field";
-import { useLiveInvalidation } from "@/components/incidents/use-live";
+import { useLive } from "@/components/live/use-live";
+import { clusterHealthQuery, type LiveClusterHealth } from "@/components/queries/health";
 import type { WalkSession } from "@/lib/incidents/walk-session";
 import { RunbookWalker, type IncidentWalk, type LiveSignal, type WalkerProps } from "./runbook-walker";
 
-export type IncidentSessionInfo = Extract<WalkSession, { ok: true }> & { pollMs: number };
+/** The session, how often to poll, and the cluster's health when the page was rendered (none before its first reading). */
+export type IncidentSessionInfo = Extract<WalkSession, { ok: true }> & { pollMs: number; health?: LiveClusterHealth };
 
-async function fetchSignals(cluster: string): Promise<LiveSignal[]> {
-  const response = await fetch(`/api/v1/clusters/${encodeURIComponent(cluster)}/health`, { cache: "no-store" });
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  const health = (await response.json()) as { signals: LiveSignal[] };
-  return health.signals.map(({ id, subject, state, detail }) => ({ id, subject, state, detail, evidence: null }));
-}
+/** The signals a step's suggestion reads, without their evidence (the server records that itself). */
+const liveSignals = (health: LiveClusterHealth): LiveSignal[] => health.signals.map(({ id, subject, state, detail }) => ({ id, subject, state, detail, evidence: null }));
 
 /** Guided mode tied to an incident: live signals pre-answer questions, and each answer is recorded before the walk moves on. */
 export function IncidentRunbookWalker({ session, ...walker }: WalkerProps & { session: IncidentSessionInfo }) {
   const [actor] = useActor();
   const [finished, setFinished] = useState(session.finished);
-  const key = ["incident-walk-signals", session.cluster];
-  const pushed = useLiveInvalidation(session.monitored ? [`/api/v1/clusters/${encodeURIComponent(session.cluster)}/events`] : [], key);
+  const pushed = useLive(session.monitored ? [{ kind: "health", cluster: session.cluster }] : []);
   const live = useQuery({
-    queryKey: key,
-    queryFn: () => fetchSignals(session.cluster),
-    initialData: session.signals,
+    ...clusterHealthQuery(session.cluster),
+    initialData: session.health,
+    select: liveSignals,
     enabled: session.monitored,
     refetchInterval: pushed ? session.pollMs * 5 : session.pollMs,
   });
@@ -46,7 +43,7 @@ export function IncidentRunbookWalker({ session, ...walker }: WalkerProps & { se
     },
     [actor, session.incidentId, session.sessionId],
   );
-  const incident: IncidentWalk = { signals: live.data, record, finished, incidentHref, liveError: live.isError ? live.error.message : undefined };
+  const incident: IncidentWalk = { signals: live.data ?? session.signals, record, finished, incidentHref, liveError: live.isError ? live.error.message : undefined };
   return (
     <>
       <div className="incident-banner" role="region" aria-label="Incident" data-testid="incident-banner">

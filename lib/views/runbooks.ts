@@ -2,6 +2,7 @@ import "server-only";
 import { getCatalog, getComponentMap } from "@/lib/catalog/queries";
 import { loadEnv } from "@/lib/env";
 import { loadWalkSession, type WalkSession } from "@/lib/incidents/walk-session";
+import { getClusterHealth } from "@/lib/monitor/monitor";
 import { getRunbook } from "@/lib/runbooks/queries";
 import { getDiagramSvg, titleMaps } from "@/lib/runbooks/view";
 import { checkPath, stepsInOrder } from "@/lib/runbooks/walk";
@@ -62,6 +63,8 @@ export async function loadRunbookPage(id: string, query: SearchParams) {
     components: runbook.components.map((c) => ({ id: c, name: components.get(c)?.name ?? c })),
     walker,
     session,
+    /** The incident's cluster's health as the walk's live answers start from (the browser keeps it current). */
+    health: session?.ok && session.monitored ? getClusterHealth(session.cluster) : undefined,
     storeDown,
     pollMs: loadEnv().FAULTLINE_POLL_SECONDS * 1000,
   };

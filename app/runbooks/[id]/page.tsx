@@ -41,7 +41,7 @@ export default async function RunbookPage({ params, searchParams }: { params: Pa
         </p>
       ) : null}
       {session?.ok ? (
-        <IncidentRunbookWalker {...walker} initialPath={session.path} problem={undefined} session={{ ...session, pollMs: data.pollMs }} />
+        <IncidentRunbookWalker {...walker} initialPath={session.path} problem={undefined} session={{ ...session, pollMs: data.pollMs, health: data.health }} />
       ) : (
         <RunbookWalker {...walker} />
       )}

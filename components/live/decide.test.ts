@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { composeClusterHealth } from "@/lib/health/cluster-health";
+import type { Sources } from "@/lib/monitor/collect";
+import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { setScenario } from "@/lib/demo/cluster/scenarios";
+import { diffHealth } from "@/lib/live/health-push";
+import { concernsPage, nextHealth, parseHealthPush, parseIncidentPush, signalsKey } from "./decide";
+
+// What the browser does with a push: the cluster's health is built from the demo cluster's real objects,
+// the push from lib/live/health-push (the server's own diff).
+
+function healthOf(cluster: SimCluster) {
+  const up = (name: string, value: unknown) => ({ name, up: true, value });
+  const sources = {
+    kubeapiserver: up("kubeapiserver", cluster.object("operator.openshift.io", "kubeapiservers", "cluster")),
+    nodes: up("nodes", cluster.objects("", "nodes")),
+  } as Sources;
+  return composeClusterHealth({ name: "demo", simulated: true, intervalSeconds: 30, sources, now: cluster.now() });
+}
+
+describe("a pushed change to a cluster's health", () => {
+  const cluster = new SimCluster({ nodes: 3, intervalMs: 30_000 });
+  const before = healthOf(cluster);
+  setScenario(cluster, "kms-plugin-unavailable", true, { node: "master-1" });
+  const after = healthOf(cluster);
+
+  it("is applied to the cached health when it follows its version: the red cell appears without a fetch", () => {
+    const step = nextHealth({ ...before, version: 7 }, diffHealth(before, after, 8, 7));
+    expect(step.kind).toBe("apply");
+    if (step.kind !== "apply") return;
+    expect(step.data.version).toBe(8);
+    expect(step.data.summary).toEqual(after.summary);
+    expect(step.data.signals.find((s) => s.id === "kms.plugin.unhealthy" && s.state !== "ok")).toBeDefined();
+    expect(before.summary.state).not.toBe(after.summary.state);
+  });
+
+  it("is ignored when the cache already has that version or a newer one", () => {
+    expect(nextHealth({ ...after, version: 8 }, diffHealth(before, after, 8, 7))).toEqual({ kind: "ignore" });
+    expect(nextHealth({ ...after, version: 9 }, diffHealth(before, after, 8, 7))).toEqual({ kind: "ignore" });
+  });
+
+  it("makes the page fetch the whole health once when it cannot follow: nothing cached, no version, or a missed push", () => {
+    const push = diffHealth(before, after, 8, 7);
+    expect(nextHealth(undefined, push)).toEqual({ kind: "fetch" });
+    expect(nextHealth(before, push)).toEqual({ kind: "fetch" });
+    expect(nextHealth({ ...before, version: 5 }, push)).toEqual({ kind: "fetch" });
+  });
+
+  it("is read only when it is one, for this cluster", () => {
+    const text = JSON.stringify(diffHealth(before, after, 8, 7));
+    expect(parseHealthPush(text, "demo")?.version).toBe(8);
+    expect(parseHealthPush(text, "prod")).toBeUndefined();
+    for (const bad of ["", "not json", "null", "[]", '{"cluster":"demo","version":-1,"base":null,"patch":{}}', '{"cluster":"demo","version":1,"base":"0","patch":{}}', '{"cluster":"demo","version":1,"base":null}'])
+      expect(parseHealthPush(bad, "demo"), bad).toBeUndefined();
+  });
+});
+
+describe("a pushed change to incidents", () => {
+  it("names the incidents that changed; anything else is no push", () => {
+    expect(parseIncidentPush('{"version":3,"ids":[4,5]}')).toEqual([4, 5]);
+    expect(parseIncidentPush('{"version":3,"ids":[]}')).toEqual([]);
+    for (const bad of ["", "{", '{"ids":[4]}', '{"version":3,"ids":"4"}', '{"version":3,"ids":["4"]}', '{"version":3,"ids":[0]}', '{"version":3,"ids":[1.5]}'])
+      expect(parseIncidentPush(bad), bad).toBeUndefined();
+  });
+
+  it("makes an incident's page refetch only when it names that incident, and a list when it names any", () => {
+    expect(concernsPage([4], [5])).toBe(false);
+    expect(concernsPage([4, 5], [5])).toBe(true);
+    expect(concernsPage([9], undefined)).toBe(true);
+    expect(concernsPage([], undefined)).toBe(false);
+  });
+});
+
+describe("an incident's signals compared with the cluster's", () => {
+  const a = { signal: "kms.plugin.unhealthy", subject: "master-1/1", state: "critical", detail: "unhealthy" };
+  const b = { signal: "kms.plugin.unhealthy", subject: "master-2/1", state: "ok", detail: "healthy" };
+  it("are the same in any order, and differ when one state or detail does", () => {
+    expect(signalsKey([a, b])).toBe(signalsKey([b, a]));
+    expect(signalsKey([a, b])).not.toBe(signalsKey([a, { ...b, state: "critical" }]));
+    expect(signalsKey([a])).not.toBe(signalsKey([a, b]));
+  });
+});

@@ -1,0 +1,57 @@
+import { applyHealthPush, type HealthPush } from "@/lib/live/health-push";
+import type { ClusterHealth } from "@/lib/health/cluster-health";
+
+// What the browser does with a server push, as plain functions (the hook in use-live.ts only wires them to
+// EventSource and the query cache). The stream is ours, but its text is still parsed before it is trusted.
+
+type Cached = ClusterHealth & { version?: number };
+
+/** Apply the pushed change; ignore one the cache already has; fetch the whole health once when it cannot follow. */
+export type HealthStep = { kind: "apply"; data: ClusterHealth & { version: number } } | { kind: "ignore" } | { kind: "fetch" };
+
+export function nextHealth(cached: Cached | undefined, push: HealthPush): HealthStep {
+  if (!cached || typeof cached.version !== "number") return { kind: "fetch" };
+  if (push.version <= cached.version) return { kind: "ignore" };
+  const data = applyHealthPush(cached as ClusterHealth & { version: number }, push);
+  return data ? { kind: "apply", data } : { kind: "fetch" };
+}
+
+export function parseHealthPush(text: string, cluster: string): HealthPush | undefined {
+  const push = parseObject(text);
+  if (!push || push.cluster !== cluster || !isVersion(push.version)) return undefined;
+  if (push.base !== null && !isVersion(push.base)) return undefined;
+  if (typeof push.patch !== "object" || push.patch === null) return undefined;
+  return push as unknown as HealthPush;
+}
+
+/** The incident ids an `event: incidents` push names, or undefined for text that is not such a push. */
+export function parseIncidentPush(text: string): number[] | undefined {
+  const push = parseObject(text);
+  if (!push || !isVersion(push.version) || !Array.isArray(push.ids)) return undefined;
+  return push.ids.every((id) => Number.isSafeInteger(id) && id > 0) ? (push.ids as number[]) : undefined;
+}
+
+/** A page refetches only for a push that names an incident it shows (`shows` undefined: a list, so any incident). */
+export function concernsPage(pushed: number[], shows: number[] | undefined): boolean {
+  if (pushed.length === 0) return false;
+  return shows === undefined || pushed.some((id) => shows.includes(id));
+}
+
+/** The incident's signals as one comparable text, from the cluster's health or from the incident's own answer. */
+export function signalsKey(signals: { signal: string; subject: string; state: string; detail: string }[]): string {
+  return signals
+    .map((s) => JSON.stringify([s.signal, s.subject, s.state, s.detail]))
+    .sort()
+    .join("\n");
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const isVersion = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;

@@ -1,0 +1,73 @@
+"use client";
+
+import { useQueryClient, type QueryClient, type QueryKey } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { clusterEventsUrl, clusterHealthQuery } from "@/components/queries/health";
+import { INCIDENT_EVENTS } from "@/components/queries/incidents";
+import { concernsPage, nextHealth, parseHealthPush, parseIncidentPush } from "./decide";
+
+// The one way a page listens to the server. A cluster's health arrives as the change itself and is applied
+// to the cached health (fetched whole only when a push cannot follow it); an incident push names the ids that
+// changed, and a page refetches only when it shows one. Polling stays the fallback while the stream is down.
+
+export type LiveFeed =
+  /** Keep clusterHealthQuery(cluster) current from the cluster's pushes. */
+  | { kind: "health"; cluster: string }
+  /** Refetch `queryKey` when a push names one of `shows` (omitted: any incident, for a list). */
+  | { kind: "incidents"; queryKey: QueryKey; shows?: number[] };
+
+/** Returns whether the streams are open, so callers poll less often while push works. */
+export function useLive(feeds: LiveFeed[]): boolean {
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const feedsKey = JSON.stringify(feeds);
+  useEffect(() => {
+    if (typeof EventSource === "undefined") return;
+    const sources = (JSON.parse(feedsKey) as LiveFeed[]).map((feed) => {
+      const source = new EventSource(feed.kind === "health" ? clusterEventsUrl(feed.cluster) : INCIDENT_EVENTS);
+      source.onopen = () => setOpen(true);
+      source.onerror = () => setOpen(false);
+      if (feed.kind === "health") source.addEventListener("health", (event) => onHealth(queryClient, feed.cluster, (event as MessageEvent<string>).data));
+      else
+        source.addEventListener("incidents", (event) => {
+          const ids = parseIncidentPush((event as MessageEvent<string>).data);
+          if (ids && concernsPage(ids, feed.shows)) void queryClient.invalidateQueries({ queryKey: feed.queryKey });
+        });
+      legacyChange(source, feed, queryClient);
+      return source;
+    });
+    return () => sources.forEach((s) => s.close());
+  }, [feedsKey, queryClient]);
+  return open;
+}
+
+function onHealth(queryClient: QueryClient, cluster: string, text: string) {
+  const query = clusterHealthQuery(cluster);
+  const push = parseHealthPush(text, cluster);
+  const step = push ? nextHealth(queryClient.getQueryData(query.queryKey), push) : ({ kind: "fetch" } as const);
+  if (step.kind === "apply") queryClient.setQueryData(query.queryKey, step.data);
+  // A failed fetch shows on the page as the query's error ("could not be reached"); nothing to do here.
+  else if (step.kind === "fetch") void queryClient.fetchQuery(query).catch(() => undefined);
+}
+
+/**
+ * TEMPORARY, until the server sends the pushes above (helper SPINE-B's events routes): today's streams send a
+ * bare "change" ({cluster} or {ids}); it refetches as before. Delete with the server's old event.
+ */
+function legacyChange(source: EventSource, feed: LiveFeed, queryClient: QueryClient) {
+  source.addEventListener("change", (event) => {
+    if (feed.kind === "health") return void queryClient.fetchQuery(clusterHealthQuery(feed.cluster)).catch(() => undefined);
+    const ids = parseIncidentPush(JSON.stringify({ version: 0, ...JSON.parse((event as MessageEvent<string>).data || "{}") }));
+    if (ids && concernsPage(ids, feed.shows)) void queryClient.invalidateQueries({ queryKey: feed.queryKey });
+  });
+}
+
+/** The current time, ticking, starting from the server's render time so the first render matches. */
+export function useNow(initial: number, everyMs = 15_000): number {
+  const [now, setNow] = useState(initial);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
