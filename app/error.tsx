@@ -1,14 +1,18 @@
 "use client";
 
-export default function AppError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
+import { RouteError, type RouteErrorProps } from "@/components/ui/route-error";
+
+export default function AppError(props: RouteErrorProps) {
   return (
-    <div className="callout" role="alert">
-      <h1>Something went wrong on this page</h1>
-      <p>{error.message || "An unexpected error occurred."}</p>
-      {error.digest ? <p className="muted">Reference for the server log: {error.digest}</p> : null}
-      <button type="button" className="button" onClick={reset}>
-        Try again
-      </button>
-    </div>
+    <RouteError
+      {...props}
+      title="Something went wrong on this page"
+      cause="Faultline failed while showing this page; the server log has the cause."
+      stillWorks={[
+        { href: "/health", label: "Live health" },
+        { href: "/catalog", label: "Catalog" },
+        { href: "/runbooks", label: "Runbooks" },
+      ]}
+    />
   );
 }

@@ -50,7 +50,15 @@ describe("a pushed change to a cluster's health", () => {
     const text = JSON.stringify(diffHealth(before, after, 8, 7));
     expect(parseHealthPush(text, "demo")?.version).toBe(8);
     expect(parseHealthPush(text, "prod")).toBeUndefined();
-    for (const bad of ["", "not json", "null", "[]", '{"cluster":"demo","version":-1,"base":null,"patch":{}}', '{"cluster":"demo","version":1,"base":"0","patch":{}}', '{"cluster":"demo","version":1,"base":null}'])
+    for (const bad of [
+      "",
+      "not json",
+      "null",
+      "[]",
+      '{"cluster":"demo","version":-1,"base":null,"patch":{}}',
+      '{"cluster":"demo","version":1,"base":"0","patch":{}}',
+      '{"cluster":"demo","version":1,"base":null}',
+    ])
       expect(parseHealthPush(bad, "demo"), bad).toBeUndefined();
   });
 });
