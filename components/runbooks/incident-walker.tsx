@@ -9,7 +9,8 @@ import { ActorField } from "@/components/incidents/actor-field";
 import { useLive } from "@/components/live/use-live";
 import { clusterHealthQuery, type LiveClusterHealth } from "@/components/queries/health";
 import type { WalkSession } from "@/lib/incidents/walk-session";
-import { RunbookWalker, type IncidentWalk, type LiveSignal, type WalkerProps } from "./runbook-walker";
+import { RunbookWalker, type WalkerProps } from "./runbook-walker";
+import type { IncidentWalk, LiveSignal } from "./types";
 
 /** The session, how often to poll, and the cluster's health when the page was rendered (none before its first reading). */
 export type IncidentSessionInfo = Extract<WalkSession, { ok: true }> & { pollMs: number; health?: LiveClusterHealth };

@@ -9,19 +9,7 @@ import { Diagram } from "./diagram";
 import { IncidentStepHelp } from "./incident-step-help";
 import { useStepRecorder } from "./use-step-recorder";
 import { KindBadge, StepDetails } from "./step-details";
-import type { RunbookClientData, Titles } from "./types";
-
-export type LiveSignal = Parameters<typeof suggestAnswer>[1][number];
-
-/** Incident mode (components/runbooks/incident-walker.tsx): answers are recorded before the walk moves on. */
-export interface IncidentWalk {
-  signals: LiveSignal[];
-  /** Records the answer to `node`; resolves to the session's path after it, rejects with the reason. */
-  record: (node: string, answer: string | undefined, note: string | undefined) => Promise<string[]>;
-  finished: boolean;
-  incidentHref: string;
-  liveError?: string;
-}
+import type { IncidentWalk, RunbookClientData, Titles } from "./types";
 
 export interface WalkerProps {
   runbook: RunbookClientData;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useState } from "react";
-import type { IncidentWalk } from "./runbook-walker";
+import type { IncidentWalk } from "./types";
 
 /** Incident mode's answer: recorded first, then the walk moves to the server's path; on refusal it stays, note kept. */
 export function useStepRecorder(incident: IncidentWalk | undefined) {
