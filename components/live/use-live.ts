@@ -46,8 +46,17 @@ function onHealth(queryClient: QueryClient, cluster: string, text: string) {
   const push = parseHealthPush(text, cluster);
   const step = push ? nextHealth(queryClient.getQueryData(query.queryKey), push) : ({ kind: "fetch" } as const);
   if (step.kind === "apply") queryClient.setQueryData(query.queryKey, step.data);
+  else if (step.kind === "fetch") fetchHealthNow(queryClient, cluster);
+}
+
+/** The whole health, now: a poll in flight may predate the change, and a fresh answer (staleTime) may too. */
+function fetchHealthNow(queryClient: QueryClient, cluster: string) {
+  const query = clusterHealthQuery(cluster);
   // A failed fetch shows on the page as the query's error ("could not be reached"); nothing to do here.
-  else if (step.kind === "fetch") void queryClient.fetchQuery(query).catch(() => undefined);
+  void queryClient
+    .cancelQueries({ queryKey: query.queryKey, exact: true })
+    .then(() => queryClient.fetchQuery({ ...query, staleTime: 0 }))
+    .catch(() => undefined);
 }
 
 /**
@@ -56,7 +65,7 @@ function onHealth(queryClient: QueryClient, cluster: string, text: string) {
  */
 function legacyChange(source: EventSource, feed: LiveFeed, queryClient: QueryClient) {
   source.addEventListener("change", (event) => {
-    if (feed.kind === "health") return void queryClient.fetchQuery(clusterHealthQuery(feed.cluster)).catch(() => undefined);
+    if (feed.kind === "health") return fetchHealthNow(queryClient, feed.cluster);
     const ids = parseIncidentPush(JSON.stringify({ version: 0, ...JSON.parse((event as MessageEvent<string>).data || "{}") }));
     if (ids && concernsPage(ids, feed.shows)) void queryClient.invalidateQueries({ queryKey: feed.queryKey });
   });

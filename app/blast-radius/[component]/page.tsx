@@ -17,6 +17,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: page ? `Blast radius: ${page.title}` : "Blast radius not found" };
 }
 
+// No loading.tsx for this route (nor one above it: the list's sits in the (overview) group): a loading state
+// starts the response with 200 before notFound() runs, and a mistyped link must answer 404.
 export default async function BlastRadiusComponentPage({ params }: { params: Params }) {
   const data = loadBlastRadiusPage((await params).component);
   if (!data) notFound();

@@ -15,6 +15,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: entry ? entry.title : "Entry not found" };
 }
 
+// No loading.tsx for this route (nor one above it: the list's sits in the (overview) group): a loading state
+// starts the response with 200 before notFound() runs, and a mistyped link must answer 404.
 export default async function EntryPage({ params }: { params: Params }) {
   const data = loadCatalogEntryPage((await params).id);
   if (!data) notFound();

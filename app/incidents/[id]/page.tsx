@@ -13,6 +13,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: id ? `Incident #${id}` : "Incident not found" };
 }
 
+// No loading.tsx for this route (nor one above it: the list's sits in the (overview) group): a loading state
+// starts the response with 200 before notFound() runs, and a mistyped link must answer 404.
 export default async function IncidentPage({ params }: { params: Params }) {
   await connection();
   const data = await loadIncidentPage((await params).id);
