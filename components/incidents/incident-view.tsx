@@ -14,7 +14,8 @@ import { LiveSignals } from "./live-signals";
 import { RunbookSessions } from "./runbook-sessions";
 import { SuspectList } from "./suspect-list";
 import { Timeline } from "./timeline";
-import type { IncidentDetailView, SignalLinks } from "./types";
+import type { SignalLinks } from "@/lib/catalog/signal-links";
+import type { IncidentDetailView } from "./types";
 
 interface Props {
   initial: IncidentDetailView;

@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { STATE_TONE } from "@/components/health/kms-matrix-table";
-import type { IncidentDetailView, SignalLinks } from "./types";
+import type { SignalLinks } from "@/lib/catalog/signal-links";
+import type { IncidentDetailView } from "./types";
 
 const RANK: Record<string, number> = { critical: 0, warning: 1, unknown: 2, ok: 3 };
 type Current = IncidentDetailView["live"]["signals"][number];

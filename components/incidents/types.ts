@@ -72,5 +72,3 @@ export interface IncidentDetailView {
     suggestions: { sessionId: number; node: string; suggestion: Suggestion | null }[];
   };
 }
-
-export type { SignalLinks } from "@/lib/catalog/signal-links";
