@@ -15,8 +15,11 @@ export function diffHealth(previous: ClusterHealth | undefined, next: ClusterHea
   return { cluster: next.name, version, base: previous ? base : null, patch: { replace: next } };
 }
 
-export function applyHealthPush(cached: ClusterHealth & { version: number }, push: HealthPush): (ClusterHealth & { version: number }) | undefined {
-  if (push.cluster !== cached.name) return undefined;
-  if (push.base !== null && push.base !== cached.version) return undefined;
+export function applyHealthPush(
+  cached: (ClusterHealth & { version: number }) | undefined,
+  push: HealthPush,
+): (ClusterHealth & { version: number }) | undefined {
+  if (push.base === null) return { ...push.patch.replace, version: push.version };
+  if (!cached || push.cluster !== cached.name || push.base !== cached.version) return undefined;
   return { ...push.patch.replace, version: push.version };
 }
