@@ -46,6 +46,12 @@ describe("a pushed change to a cluster's health", () => {
     expect(nextHealth({ ...before, version: 5 }, push)).toEqual({ kind: "fetch" });
   });
 
+  it("that carries the whole health is applied even when nothing is cached yet", () => {
+    const step = nextHealth(undefined, diffHealth(undefined, after, 3, null));
+    expect(step.kind).toBe("apply");
+    if (step.kind === "apply") expect(step.data).toMatchObject({ version: 3, summary: after.summary });
+  });
+
   it("is read only when it is one, for this cluster", () => {
     const text = JSON.stringify(diffHealth(before, after, 8, 7));
     expect(parseHealthPush(text, "demo")?.version).toBe(8);

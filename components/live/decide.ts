@@ -10,9 +10,11 @@ type Cached = ClusterHealth & { version?: number };
 export type HealthStep = { kind: "apply"; data: ClusterHealth & { version: number } } | { kind: "ignore" } | { kind: "fetch" };
 
 export function nextHealth(cached: Cached | undefined, push: HealthPush): HealthStep {
-  if (!cached || typeof cached.version !== "number") return { kind: "fetch" };
-  if (push.version <= cached.version) return { kind: "ignore" };
-  const data = applyHealthPush(cached as ClusterHealth & { version: number }, push);
+  const held = cached && typeof cached.version === "number" ? (cached as ClusterHealth & { version: number }) : undefined;
+  if (held && push.version <= held.version) return { kind: "ignore" };
+  // A whole health (base null) needs nothing cached; a change needs the version it builds on.
+  if (!held && push.base !== null) return { kind: "fetch" };
+  const data = applyHealthPush(held, push);
   return data ? { kind: "apply", data } : { kind: "fetch" };
 }
 
