@@ -1,6 +1,6 @@
 import Link from "next/link";
 
-/** What a runbook walked for an incident shows when Postgres cannot be reached: the reason, and what still works. */
+/** What the incident pages show when Postgres cannot be reached: the reason, and what still works. */
 export function StoreDown({ reason }: { reason: string }) {
   return (
     <div className="callout store-down" role="alert" data-testid="store-down">

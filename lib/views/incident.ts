@@ -5,18 +5,22 @@ import { IncidentId } from "@/lib/incidents/schemas";
 import { isMonitored, loadIncidentWithLive, runbookChoices } from "@/lib/incidents/view-data";
 import { titleMaps } from "@/lib/runbooks/view";
 import { toJson } from "./json";
+import { readStore } from "./store-down";
 
 // /incidents/{id}: the incident as the API answers it, plus where its signals lead and the runbooks to offer.
 
-/** Undefined for an id that is not an incident number or names no incident (the page shows not-found); throws when the store cannot be read. */
+/** Undefined for an id that is not an incident number or names no incident (the page shows not-found). */
 export async function loadIncidentPage(rawId: string) {
   const id = IncidentId.safeParse(rawId);
   if (!id.success) return undefined;
-  const loaded = await loadIncidentWithLive(id.data);
-  if (!loaded) return undefined;
-  const detail = toJson(loaded);
+  const read = await readStore(() => loadIncidentWithLive(id.data));
+  if (!read.ok) return { id: id.data, storeDown: read.storeDown } as const;
+  if (!read.value) return undefined;
+  const detail = toJson(read.value);
   const signals = detail.members.map((m) => m.signal);
   return {
+    id: id.data,
+    storeDown: undefined,
     detail,
     links: signalLinks(signals),
     runbooks: runbookChoices(detail.suspects, signals),

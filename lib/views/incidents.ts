@@ -7,9 +7,10 @@ import { fieldErrors } from "@/lib/incidents/request";
 import { IncidentListQuery } from "@/lib/incidents/schemas";
 import { listMonitoredNames } from "@/lib/monitor/monitor";
 import { toJson } from "./json";
+import { readStore } from "./store-down";
 
 // /incidents: the filters from the address (checked; a bad one is shown, never a 500), then the rows, which
-// need Postgres and so load behind a Suspense boundary of their own.
+// need Postgres and so load behind a Suspense boundary of their own (or say why Postgres did not answer).
 
 type SearchParams = Record<string, string | string[] | undefined>;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() ?? "";
@@ -34,11 +35,19 @@ export function readIncidentFilters(raw: SearchParams): IncidentFiltersData {
   };
 }
 
-/** The rows for a search from readIncidentFilters; throws when the incident store cannot be read (the route's error.tsx says so). */
+/** The rows for a search from readIncidentFilters, or why the incident store could not be read. */
 export async function loadIncidentRows(search: string) {
   const env = loadEnv();
   const filter = IncidentListQuery.parse(Object.fromEntries(new URLSearchParams(search)));
-  const rows = toJson(await listIncidents(getDb(), filter));
+  const read = await readStore(() => listIncidents(getDb(), filter));
+  if (!read.ok) return read;
   const rules: IncidentRulesConfig = env.FAULTLINE_INCIDENT_RULES;
-  return { rows, renderedAt: Date.now(), pollMs: env.FAULTLINE_POLL_SECONDS * 1000, rules, filtered: search !== "" };
+  return {
+    ok: true as const,
+    rows: toJson(read.value),
+    renderedAt: Date.now(),
+    pollMs: env.FAULTLINE_POLL_SECONDS * 1000,
+    rules,
+    filtered: search !== "",
+  };
 }

@@ -6,6 +6,7 @@ import { getClusterHealth } from "@/lib/monitor/monitor";
 import { getRunbook } from "@/lib/runbooks/queries";
 import { getDiagramSvg, titleMaps } from "@/lib/runbooks/view";
 import { checkPath, stepsInOrder } from "@/lib/runbooks/walk";
+import { readStore } from "./store-down";
 
 // The runbook pages: the list (searchable in the browser), one runbook's guided walk (plain, or tied to an
 // incident when the link names one), and its printable form.
@@ -48,15 +49,9 @@ export async function loadRunbookPage(id: string, query: SearchParams) {
     ...titleMaps(),
   };
   const incident = one(query.incident);
-  let session: WalkSession | undefined;
-  let storeDown: string | undefined;
-  if (incident !== undefined) {
-    try {
-      session = await loadWalkSession(runbook.id, incident, one(query.session) ?? "");
-    } catch (error) {
-      storeDown = lastLine(error);
-    }
-  }
+  const read = incident === undefined ? undefined : await readStore(() => loadWalkSession(runbook.id, incident, one(query.session) ?? ""));
+  const session: WalkSession | undefined = read?.ok ? read.value : undefined;
+  const storeDown = read && !read.ok ? read.storeDown : undefined;
   return {
     title: runbook.title,
     symptom: runbook.symptom,
@@ -75,9 +70,4 @@ export function loadRunbookPrint(id: string) {
   const runbook = getRunbook(id);
   if (!runbook) return undefined;
   return { runbook, steps: stepsInOrder(runbook), labels: new Map(runbook.nodes.map((n) => [n.id, n.label])), ...titleMaps() };
-}
-
-/** The driver's last line says why (e.g. "connect ECONNREFUSED 127.0.0.1:5432"); the rest is its stack. */
-function lastLine(error: unknown): string {
-  return error instanceof Error ? (error.message.split("\n").filter(Boolean).pop() ?? error.name) : String(error);
 }

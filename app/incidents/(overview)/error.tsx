@@ -6,8 +6,8 @@ export default function IncidentsError(props: RouteErrorProps) {
   return (
     <RouteError
       {...props}
-      title="Incidents could not be loaded"
-      cause="Faultline could not read the incident store (Postgres), so incidents cannot be listed or changed right now. Live signals do not depend on it."
+      title="The incident list could not be shown"
+      cause="Faultline failed while showing the incidents (when only Postgres is down, the page says so with the reason; this is something else). The server log has the cause. Live signals do not depend on incidents."
       stillWorks={[
         { href: "/health", label: "Live health" },
         { href: "/runbooks", label: "Runbooks" },

@@ -5,6 +5,7 @@ import { IncidentsEmpty } from "@/components/incidents/empty-state";
 import { IncidentFilters } from "@/components/incidents/incident-filters";
 import { IncidentList } from "@/components/incidents/incident-list";
 import { IncidentListSkeleton } from "@/components/incidents/incident-list-skeleton";
+import { StoreDown } from "@/components/incidents/store-down";
 import { loadIncidentRows, readIncidentFilters } from "@/lib/views/incidents";
 
 export const metadata: Metadata = { title: "Incidents" };
@@ -28,6 +29,8 @@ export default async function IncidentsPage({ searchParams }: { searchParams: Se
 /** The rows need Postgres: the filters above show at once, the list streams in when read. */
 async function Incidents({ search }: { search: string }) {
   await connection();
-  const { rows, renderedAt, pollMs, rules, filtered } = await loadIncidentRows(search);
+  const data = await loadIncidentRows(search);
+  if (!data.ok) return <StoreDown reason={data.storeDown} />;
+  const { rows, renderedAt, pollMs, rules, filtered } = data;
   return <IncidentList initial={rows} search={search} now={renderedAt} pollMs={pollMs} empty={<IncidentsEmpty rules={rules} filtered={filtered} />} />;
 }

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { IncidentView } from "@/components/incidents/incident-view";
+import { StoreDown } from "@/components/incidents/store-down";
 import type { IncidentDetailView } from "@/components/incidents/types";
 import { incidentNumber, loadIncidentPage } from "@/lib/views/incident";
 
@@ -19,11 +20,22 @@ export default async function IncidentPage({ params }: { params: Params }) {
   await connection();
   const data = await loadIncidentPage((await params).id);
   if (!data) notFound();
+  const breadcrumbs = (
+    <div className="breadcrumbs">
+      <Link href="/incidents">Incidents</Link> ›
+    </div>
+  );
+  if (data.storeDown !== undefined)
+    return (
+      <>
+        {breadcrumbs}
+        <h1>Incident #{data.id}</h1>
+        <StoreDown reason={data.storeDown} />
+      </>
+    );
   return (
     <>
-      <div className="breadcrumbs">
-        <Link href="/incidents">Incidents</Link> ›
-      </div>
+      {breadcrumbs}
       <IncidentView
         // Suspects, sessions and payloads are JSON columns; the view type says what the API puts in them.
         initial={data.detail as unknown as IncidentDetailView}
