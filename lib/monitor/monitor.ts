@@ -10,7 +10,7 @@ import { announce, announceIncidents } from "./changes";
 import { collect, type CollectTarget, type Sources } from "./collect";
 import { intake, newIntakeMemo, type IntakeMemo } from "./intake";
 import { createClusterLock } from "./leader";
-import { loadPersisted, newMemo, persistRound, type PersistMemo } from "./persist";
+import { loadPersisted, newMemo, persistRound, type PersistMemo } from "@/lib/store/persist";
 import { startWatches, stopWatches, watchedSources, watchesSettled, type Watches } from "./watched";
 
 // One loop per cluster inside each server process. The process holding the cluster's advisory lock
