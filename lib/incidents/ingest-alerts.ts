@@ -1,4 +1,4 @@
-import { announceIncidents } from "@/lib/monitor/changes";
+import { announceIncidents } from "@/lib/live/bus";
 import { getCatalog } from "@/lib/catalog/queries";
 import { mapAlert, type AlertmanagerPayload, type MappedAlert } from "./alertmanager";
 import type { Delivery } from "./alertmanager-delivery";
