@@ -18,7 +18,19 @@ function health(at: number, broken?: string): ClusterHealth {
     const node = `node-${i}`;
     const status = node === broken ? "unhealthy" : "healthy";
     const lastChecked = new Date(Date.UTC(2026, 10, 23, 9, 0, 0)).toISOString();
-    return { node, keyID: "1", status, reported: status, lastChecked, ageSeconds: (Date.parse(now) - Date.parse(lastChecked)) / 1000, stale: false, future: false, orphaned: false, source: "kubeapiservers", design: "condition" };
+    return {
+      node,
+      keyID: "1",
+      status,
+      reported: status,
+      lastChecked,
+      ageSeconds: (Date.parse(now) - Date.parse(lastChecked)) / 1000,
+      stale: false,
+      future: false,
+      orphaned: false,
+      source: "kubeapiservers",
+      design: "condition",
+    };
   });
   return {
     name: "sse",
@@ -26,10 +38,29 @@ function health(at: number, broken?: string): ClusterHealth {
     checkedAt: now,
     intervalSeconds: 30,
     sources: [{ name: "kubeapiserver", up: true }],
-    matrix: { now, intervalSeconds: 30, thresholdSeconds: 90, futureSkewSeconds: 5, rows: [], cells, rollup: {} as never, agreement: [], migration: {} as never, unreadable: [], hasReports: true, notes: [] },
+    matrix: {
+      now,
+      intervalSeconds: 30,
+      thresholdSeconds: 90,
+      futureSkewSeconds: 5,
+      rows: [],
+      cells,
+      rollup: {} as never,
+      agreement: [],
+      migration: {} as never,
+      unreadable: [],
+      hasReports: true,
+      notes: [],
+    },
     serverMatrices: [],
     reasons: broken ? [`${broken}: plugin unhealthy`] : [],
-    signals: cells.map((c) => ({ id: "kms.plugin.unhealthy", subject: `${c.node}/1`, state: c.status === "healthy" ? "ok" : "critical", detail: c.status, evidence: c })),
+    signals: cells.map((c) => ({
+      id: "kms.plugin.unhealthy",
+      subject: `${c.node}/1`,
+      state: c.status === "healthy" ? "ok" : "critical",
+      detail: c.status,
+      evidence: c,
+    })),
     summary: broken ? { state: "degraded", line: "1 plugin unhealthy" } : { state: "ok", line: "all healthy" },
   };
 }
@@ -51,10 +82,14 @@ describe("the live routes", () => {
   it("push a one-cell change as that cell, which the page applies to the health it fetched", async () => {
     registerCluster("sse", "alone");
     publishHealth(health(1));
-    const fetched = (await (await clusterHealth(new Request("http://x/api/v1/clusters/sse/health"), { params: Promise.resolve({ name: "sse" }) })).json()) as VersionedHealth;
+    const fetched = (await (
+      await clusterHealth(new Request("http://x/api/v1/clusters/sse/health"), { params: Promise.resolve({ name: "sse" }) })
+    ).json()) as VersionedHealth;
     expect(fetched.version).toEqual(expect.any(Number));
     const abort = new AbortController();
-    const response = await clusterEvents(new Request("http://x/api/v1/clusters/sse/events", { signal: abort.signal }), { params: Promise.resolve({ name: "sse" }) });
+    const response = await clusterEvents(new Request("http://x/api/v1/clusters/sse/events", { signal: abort.signal }), {
+      params: Promise.resolve({ name: "sse" }),
+    });
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const reader = response.body!.getReader();
     const heard = nextEvent(reader, "health");

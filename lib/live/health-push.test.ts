@@ -21,7 +21,13 @@ function bigCluster() {
   const up = (name: string, value: unknown) => ({ name, up: true, lastSuccess: "2026-11-23T00:00:00Z", value });
   const get = (plural: string) => cluster.object("operator.openshift.io", plural, "cluster");
   let kubeapiservers = get("kubeapiservers") as { status: { conditions: Condition[] } };
-  const sources = () => ({ kubeapiserver: up("kubeapiserver", kubeapiservers), openshiftapiserver: up("openshiftapiserver", get("openshiftapiservers")), authentication: up("authentication", get("authentications")), nodes: up("nodes", cluster.objects("", "nodes")) }) as Sources;
+  const sources = () =>
+    ({
+      kubeapiserver: up("kubeapiserver", kubeapiservers),
+      openshiftapiserver: up("openshiftapiserver", get("openshiftapiservers")),
+      authentication: up("authentication", get("authentications")),
+      nodes: up("nodes", cluster.objects("", "nodes")),
+    }) as Sources;
   const compose = (now: Date) => composeClusterHealth({ name: "big", simulated: true, intervalSeconds: 30, sources: sources(), now });
   /** One node's plugin reports anew (as its reporter does between the others'). */
   const report = (node: string, change: Record<string, string>) => {
@@ -90,18 +96,59 @@ function randomHealth(rnd: () => number, step: number): ClusterHealth {
   if (rnd() < 0.3) nodes.reverse();
   const matrixAt = (nowIso: string): KmsMatrix => {
     const cells: KmsCell[] = nodes.flatMap((node) =>
-      ["1", "2"].filter(() => rnd() < 0.9).map((keyID) => {
-        const lastChecked = new Date(Date.UTC(2026, 10, 23, 9, 0, 0) + Math.floor(rnd() * 4) * 1000).toISOString();
-        const reported = pick(["healthy", "unhealthy"] as const);
-        return { node, keyID, status: reported, reported, lastChecked, ageSeconds: (Date.parse(nowIso) - Date.parse(lastChecked)) / 1000, stale: false, future: false, orphaned: rnd() < 0.1, source: "kubeapiserver", ...(rnd() < 0.3 ? { detail: pick(["decrypt denied", "timeout"]) } : {}) } as KmsCell;
-      }),
+      ["1", "2"]
+        .filter(() => rnd() < 0.9)
+        .map((keyID) => {
+          const lastChecked = new Date(Date.UTC(2026, 10, 23, 9, 0, 0) + Math.floor(rnd() * 4) * 1000).toISOString();
+          const reported = pick(["healthy", "unhealthy"] as const);
+          return {
+            node,
+            keyID,
+            status: reported,
+            reported,
+            lastChecked,
+            ageSeconds: (Date.parse(nowIso) - Date.parse(lastChecked)) / 1000,
+            stale: false,
+            future: false,
+            orphaned: rnd() < 0.1,
+            source: "kubeapiserver",
+            ...(rnd() < 0.3 ? { detail: pick(["decrypt denied", "timeout"]) } : {}),
+          } as KmsCell;
+        }),
     );
-    return { now: nowIso, intervalSeconds: 30, thresholdSeconds: 90, futureSkewSeconds: 5, rows: nodes.map((node) => ({ node, present: true, controlPlane: rnd() < 0.3, state: pick(["reporting", "stale"] as const) })), cells, rollup: { state: pick(["healthy", "degraded"]) } as never, agreement: [], migration: { inProgress: false, keyIDs: ["1"] } as never, unreadable: [], hasReports: true, notes: rnd() < 0.2 ? ["a note"] : [] };
+    return {
+      now: nowIso,
+      intervalSeconds: 30,
+      thresholdSeconds: 90,
+      futureSkewSeconds: 5,
+      rows: nodes.map((node) => ({ node, present: true, controlPlane: rnd() < 0.3, state: pick(["reporting", "stale"] as const) })),
+      cells,
+      rollup: { state: pick(["healthy", "degraded"]) } as never,
+      agreement: [],
+      migration: { inProgress: false, keyIDs: ["1"] } as never,
+      unreadable: [],
+      hasReports: true,
+      notes: rnd() < 0.2 ? ["a note"] : [],
+    };
   };
   const matrix = matrixAt(now);
   const signals: Signal[] = [
-    ...matrix.cells.map((c) => ({ id: "kms.plugin.unhealthy" as SignalId, subject: `${c.node}/${c.keyID}`, state: c.status === "healthy" ? ("ok" as const) : ("critical" as const), detail: c.detail ?? "healthy", evidence: c })),
-    ...IDS.slice(1).filter(() => rnd() < 0.7).map((id) => ({ id, subject: pick(["openbao", "beacon", "cluster"]), state: pick(STATES), detail: pick(["a", "b"]), evidence: rnd() < 0.5 ? null : { n: Math.floor(rnd() * 3) } })),
+    ...matrix.cells.map((c) => ({
+      id: "kms.plugin.unhealthy" as SignalId,
+      subject: `${c.node}/${c.keyID}`,
+      state: c.status === "healthy" ? ("ok" as const) : ("critical" as const),
+      detail: c.detail ?? "healthy",
+      evidence: c,
+    })),
+    ...IDS.slice(1)
+      .filter(() => rnd() < 0.7)
+      .map((id) => ({
+        id,
+        subject: pick(["openbao", "beacon", "cluster"]),
+        state: pick(STATES),
+        detail: pick(["a", "b"]),
+        evidence: rnd() < 0.5 ? null : { n: Math.floor(rnd() * 3) },
+      })),
   ];
   const unique = [...new Map(signals.map((x) => [`${x.id} ${x.subject}`, x])).values()];
   if (rnd() < 0.2) unique.reverse();

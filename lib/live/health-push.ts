@@ -119,7 +119,12 @@ function diffMatrix(previous: KmsMatrix, next: KmsMatrix): MatrixPatch | "whole"
 function applyMatrix(cached: KmsMatrix, patch: MatrixPatch): KmsMatrix {
   const now = patch.set?.now ?? cached.now;
   const cells = cached.cells.map((c) => aged(c, now));
-  return { ...cached, ...patch.set, rows: patch.rows ? applyList(cached.rows, patch.rows, rowKey) : cached.rows, cells: patch.cells ? applyList(cells, patch.cells, cellKey) : cells };
+  return {
+    ...cached,
+    ...patch.set,
+    rows: patch.rows ? applyList(cached.rows, patch.rows, rowKey) : cached.rows,
+    cells: patch.cells ? applyList(cells, patch.cells, cellKey) : cells,
+  };
 }
 
 /** A cell as the clock at `now` shows it, when its report has not changed (as buildKmsMatrix computes the age). */
@@ -131,7 +136,8 @@ function aged(cell: KmsCell, now: string): KmsCell {
 /** A signal whose evidence is a matrix cell (kms.plugin.unhealthy), with the cell's age at `now`. */
 function agedSignal(signal: Signal, now: string | undefined): Signal {
   const cell = signal.evidence as Partial<KmsCell> | null;
-  if (now === undefined || typeof cell !== "object" || cell === null || typeof cell.lastChecked !== "string" || typeof cell.ageSeconds !== "number") return signal;
+  if (now === undefined || typeof cell !== "object" || cell === null || typeof cell.lastChecked !== "string" || typeof cell.ageSeconds !== "number")
+    return signal;
   const evidence = aged(cell as KmsCell, now);
   return evidence === cell ? signal : { ...signal, evidence };
 }

@@ -13,14 +13,23 @@ beforeAll(async () => {
 });
 afterAll(async () => db.close());
 
-const health = (state: "ok" | "critical") => ({ name: "one", signals: [signal("kms.plugin.unhealthy", "master-1/2", state, `plugin ${state}`)] }) as ClusterHealth;
+const health = (state: "ok" | "critical") =>
+  ({ name: "one", signals: [signal("kms.plugin.unhealthy", "master-1/2", state, `plugin ${state}`)] }) as ClusterHealth;
 
 describe("one signal-state table", () => {
   it("keeps the rules' judgement across the store's commits, and the committed state across the rules' writes", async () => {
     const memo = newMemo();
     const first = await commitRound(db.prisma, health("critical"), {}, memo, at(0));
     expect(first.transitions).toEqual([{ signal: "kms.plugin.unhealthy", subject: "master-1/2", previous: null, state: "critical" }]);
-    const judged = { signal: "kms.plugin.unhealthy", subject: "master-1/2", state: "critical", since: at(1), streak: 2, handled: true, detail: "plugin critical" };
+    const judged = {
+      signal: "kms.plugin.unhealthy",
+      subject: "master-1/2",
+      state: "critical",
+      since: at(1),
+      streak: 2,
+      handled: true,
+      detail: "plugin critical",
+    };
     await db.prisma.$transaction((tx) => saveJudgements(tx, "one", [judged], at(1)));
     const second = await commitRound(db.prisma, health("ok"), {}, memo, at(2));
     expect(second.transitions).toEqual([{ signal: "kms.plugin.unhealthy", subject: "master-1/2", previous: "critical", state: "ok" }]);

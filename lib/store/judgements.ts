@@ -23,7 +23,15 @@ export async function loadJudgements(tx: Prisma.TransactionClient, cluster: stri
     where: { cluster, judged: { not: null } },
     select: { signal: true, subject: true, judged: true, judgedSince: true, streak: true, handled: true, detail: true },
   });
-  return rows.map((r) => ({ signal: r.signal, subject: r.subject, state: r.judged!, since: r.judgedSince!, streak: r.streak, handled: r.handled, detail: r.detail }));
+  return rows.map((r) => ({
+    signal: r.signal,
+    subject: r.subject,
+    state: r.judged!,
+    since: r.judgedSince!,
+    streak: r.streak,
+    handled: r.handled,
+    detail: r.detail,
+  }));
 }
 
 /**

@@ -54,9 +54,42 @@ describe("the one signal-state table migration", () => {
       )
     ).rows;
     expect(rows).toEqual([
-      { signal: "kms.plugin.unhealthy", subject: "master-1/2", state: "critical", since: T(5), detail: "plugin down (round 3)", evidence: { node: "master-1" }, judged: "critical", judged_since: T(6), streak: 3, handled: true },
-      { signal: "kms.plugin.unhealthy", subject: "master-9/1", state: "absent", since: T(60), detail: "no longer reported", evidence: null, judged: "absent", judged_since: T(60), streak: 1, handled: false },
-      { signal: "openbao.sealed", subject: "openbao", state: "ok", since: T(0), detail: "unsealed", evidence: { status: 200 }, judged: null, judged_since: null, streak: 0, handled: false },
+      {
+        signal: "kms.plugin.unhealthy",
+        subject: "master-1/2",
+        state: "critical",
+        since: T(5),
+        detail: "plugin down (round 3)",
+        evidence: { node: "master-1" },
+        judged: "critical",
+        judged_since: T(6),
+        streak: 3,
+        handled: true,
+      },
+      {
+        signal: "kms.plugin.unhealthy",
+        subject: "master-9/1",
+        state: "absent",
+        since: T(60),
+        detail: "no longer reported",
+        evidence: null,
+        judged: "absent",
+        judged_since: T(60),
+        streak: 1,
+        handled: false,
+      },
+      {
+        signal: "openbao.sealed",
+        subject: "openbao",
+        state: "ok",
+        since: T(0),
+        detail: "unsealed",
+        evidence: { status: 200 },
+        judged: null,
+        judged_since: null,
+        streak: 0,
+        handled: false,
+      },
     ]);
     expect((await client.query(`SELECT to_regclass('"incident_rule_states"') AS t`)).rows).toEqual([{ t: null }]);
   });
