@@ -33,7 +33,6 @@ export function useLive(feeds: LiveFeed[]): boolean {
           const ids = parseIncidentPush((event as MessageEvent<string>).data);
           if (ids && concernsPage(ids, feed.shows)) void queryClient.invalidateQueries({ queryKey: feed.queryKey });
         });
-      legacyChange(source, feed, queryClient);
       return source;
     });
     return () => sources.forEach((s) => s.close());
@@ -57,18 +56,6 @@ function fetchHealthNow(queryClient: QueryClient, cluster: string) {
     .cancelQueries({ queryKey: query.queryKey, exact: true })
     .then(() => queryClient.fetchQuery({ ...query, staleTime: 0 }))
     .catch(() => undefined);
-}
-
-/**
- * TEMPORARY, until the server sends the pushes above (helper SPINE-B's events routes): today's streams send a
- * bare "change" ({cluster} or {ids}); it refetches as before. Delete with the server's old event.
- */
-function legacyChange(source: EventSource, feed: LiveFeed, queryClient: QueryClient) {
-  source.addEventListener("change", (event) => {
-    if (feed.kind === "health") return fetchHealthNow(queryClient, feed.cluster);
-    const ids = parseIncidentPush(JSON.stringify({ version: 0, ...JSON.parse((event as MessageEvent<string>).data || "{}") }));
-    if (ids && concernsPage(ids, feed.shows)) void queryClient.invalidateQueries({ queryKey: feed.queryKey });
-  });
 }
 
 /** The current time, ticking, starting from the server's render time so the first render matches. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { countCatalog, type CatalogCounts } from "@/lib/catalog/queries";
-import { listClusterHealth, listMonitoredNames } from "@/lib/monitor/monitor";
+import { listClusterHealth, listMonitoredNames } from "@/lib/live/registry";
 
 // The landing page: the catalog's counts, and one line per watched cluster.
 

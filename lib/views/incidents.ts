@@ -5,7 +5,7 @@ import type { IncidentRulesConfig } from "@/lib/incidents/config";
 import { listIncidents } from "@/lib/incidents/queries";
 import { fieldErrors } from "@/lib/incidents/request";
 import { IncidentListQuery } from "@/lib/incidents/schemas";
-import { listMonitoredNames } from "@/lib/monitor/monitor";
+import { listMonitoredNames } from "@/lib/live/registry";
 import { toJson } from "./json";
 import { readStore } from "./store-down";
 

@@ -2,7 +2,7 @@ import "server-only";
 import { getCatalog, getComponentMap } from "@/lib/catalog/queries";
 import { loadEnv } from "@/lib/env";
 import { loadWalkSession, type WalkSession } from "@/lib/incidents/walk-session";
-import { getClusterHealth } from "@/lib/monitor/monitor";
+import { getVersionedHealth } from "@/lib/live/registry";
 import { getRunbook } from "@/lib/runbooks/queries";
 import { getDiagramSvg, titleMaps } from "@/lib/runbooks/view";
 import { checkPath, stepsInOrder } from "@/lib/runbooks/walk";
@@ -59,7 +59,7 @@ export async function loadRunbookPage(id: string, query: SearchParams) {
     walker,
     session,
     /** The incident's cluster's health as the walk's live answers start from (the browser keeps it current). */
-    health: session?.ok && session.monitored ? getClusterHealth(session.cluster) : undefined,
+    health: session?.ok && session.monitored ? getVersionedHealth(session.cluster) : undefined,
     storeDown,
     pollMs: loadEnv().FAULTLINE_POLL_SECONDS * 1000,
   };
