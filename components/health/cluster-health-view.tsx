@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import Link from "next/link";
-import type { ClusterHealth } from "@/lib/health/cluster-health";
+import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import { Badge } from "@/components/ui/badge";
 import { ComponentCards } from "./component-cards";
 import { age, KmsMatrixTable, STATE_TONE } from "./kms-matrix-table";

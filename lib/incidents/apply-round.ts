@@ -1,4 +1,4 @@
-import type { Signal } from "@/lib/health/signal-model";
+import type { Signal } from "@/lib/signals/signal-model";
 import { cleanText, cleanValue } from "@/lib/text/outside-text";
 import { reasonOf, unitOf, type Refusal } from "@/lib/text/refusal";
 import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "./config";

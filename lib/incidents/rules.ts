@@ -1,4 +1,4 @@
-import type { Signal, SignalStatus } from "@/lib/health/signal-model";
+import type { Signal, SignalStatus } from "@/lib/signals/signal-model";
 import type { IncidentRulesConfig } from "./config";
 import { fingerprintOf } from "./fingerprint";
 

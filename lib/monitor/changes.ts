@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { EventEmitter } from "node:events";
-import type { ClusterHealth } from "@/lib/health/cluster-health";
+import type { ClusterHealth } from "@/lib/signals/cluster-health";
 
 // Tells open pages that a cluster's health changed, so they refetch at once instead of at their
 // next poll. One emitter per process on globalThis (route handlers and the monitor live in

@@ -2,16 +2,17 @@ import "server-only";
 import { getDb } from "@/lib/db/client";
 import { loadEnv } from "@/lib/env";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import { composeClusterHealth, type ClusterHealth } from "@/lib/health/cluster-health";
-import { connect, type KubeAccess } from "@/lib/kube/client";
+import { composeClusterHealth, type ClusterHealth } from "@/lib/signals/cluster-health";
+import { connect, type KubeAccess } from "@/lib/sources/kube/client";
 import { applyRound, sweepIncidents } from "@/lib/incidents/apply-round";
 import type { Refusal } from "@/lib/text/refusal";
 import { announce, announceIncidents } from "./changes";
-import { collect, type CollectTarget, type Sources } from "./collect";
-import { intake, newIntakeMemo, type IntakeMemo } from "./intake";
+import type { Sources } from "@/lib/sources/observation";
+import { collect, type CollectTarget } from "@/lib/sources/probes/collect";
+import { intake, newIntakeMemo, type IntakeMemo } from "@/lib/sources/intake";
 import { createClusterLock } from "./leader";
 import { loadPersisted, newMemo, persistRound, type PersistMemo } from "./persist";
-import { startWatches, stopWatches, watchedSources, watchesSettled, type Watches } from "./watched";
+import { startWatches, stopWatches, watchedSources, watchesSettled, type Watches } from "@/lib/sources/kube/watched";
 
 // One loop per cluster inside each server process. The process holding the cluster's advisory lock
 // watches the cluster's objects, probes its HTTP endpoints every round, and stores changes in Postgres;

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import type { ClusterHealth } from "@/lib/health/cluster-health";
-import type { Signal } from "@/lib/health/signal-model";
+import type { ClusterHealth } from "@/lib/signals/cluster-health";
+import type { Signal } from "@/lib/signals/signal-model";
 import { cleanText, cleanValue } from "@/lib/text/outside-text";
 import { reasonOf, unitOf, type Refusal } from "@/lib/text/refusal";
-import type { Sources } from "./collect";
-import type { SourceState } from "./sources";
+import type { Sources } from "@/lib/sources/observation";
+import type { SourceState } from "@/lib/sources/state";
 
 // Keeps live health in Postgres: the current state of each signal, an append-only history of its
 // changes, and the last thing each source returned. Only changes are written, so a quiet cluster

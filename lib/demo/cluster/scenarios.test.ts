@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { loadCatalog } from "@/lib/catalog/load";
-import { parseKmsProvidersHealth } from "@/lib/health/parse-apiserver-health";
-import { parseOpenBaoHealth, parseTransitKey } from "@/lib/health/parse-openbao";
-import { parsePrometheusText } from "@/lib/health/parse-prometheus";
-import { readOperatorStatus } from "@/lib/health/read-operator-status";
+import { parseKmsProvidersHealth } from "@/lib/sources/probes/parse-apiserver-health";
+import { parseOpenBaoHealth, parseTransitKey } from "@/lib/sources/probes/parse-openbao";
+import { parsePrometheusText } from "@/test/parse-prometheus";
+import { readOperatorStatus } from "@/lib/sources/kube/read-operator-status";
 import { SimCluster } from "./cluster";
 import type { JsonObject } from "./fields";
 import { renderApiserverMetrics, renderBeaconHealth, renderKmsProviders, renderOpenBaoHealth, renderPluginMetrics, renderTransitKey } from "./render-endpoints";
