@@ -12,7 +12,7 @@ import { collect, type CollectTarget } from "@/lib/sources/probes/collect";
 import { intake, newIntakeMemo, type IntakeMemo } from "@/lib/sources/intake";
 import { createClusterLock } from "./leader";
 import { loadPersisted, newMemo, persistRound, type PersistMemo } from "./persist";
-import { startWatches, stopWatches, watchedSources, watchesSettled, type Watches } from "@/lib/sources/kube/watched";
+import { startWatches, stopWatches, watchesSettled, type Watches } from "@/lib/sources/kube/watched";
 
 // One loop per cluster inside each server process. The process holding the cluster's advisory lock
 // watches the cluster's objects, probes its HTTP endpoints every round, and stores changes in Postgres;
@@ -62,7 +62,8 @@ export async function pollOnce(entry: Monitored, now: () => Date = () => new Dat
   if (entry.sources.readyz?.up === false) entry.access = undefined;
   const access = () => (entry.access ??= connect(entry.target.cluster));
   if (!entry.watches) {
-    entry.watches = startWatches(access, () => scheduleCompose(entry), { stallMs: entry.target.cluster.watchStallSeconds * 1000 });
+    const watchTuning = { stallMs: entry.target.cluster.watchStallSeconds * 1000 };
+    entry.watches = startWatches(access, (update, changed) => mergeWatched(entry, update, changed), watchTuning, entry.sources);
     const until = Date.now() + FIRST_SYNC_MS;
     while (!watchesSettled(entry.watches) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   }
@@ -78,13 +79,14 @@ export async function pollOnce(entry: Monitored, now: () => Date = () => new Dat
   entry.sources = { ...entry.sources, ...cleanIntake(entry, probes) };
   // And the other way: the API server just answered /readyz, so watches down for a network reason retry now.
   if (probes.readyz && probes.readyz !== readyzBefore && probes.readyz.up && !probes.readyz.throttled) for (const w of entry.watches.values()) w.nudge();
-  return composeNow(entry, now());
+  return publish(entry, now());
 }
 
-/** Health from the latest watched objects and probe results; pushed to open pages when it changed. */
-function composeNow(entry: Monitored, at: Date): ClusterHealth {
-  if (entry.watches) entry.sources = { ...entry.sources, ...cleanIntake(entry, watchedSources(entry.watches, entry.sources)) };
-  return publish(entry, at);
+/** A watch pushed its source's new state: kept at once, and composed and pushed soon when it changed. */
+function mergeWatched(entry: Monitored, update: Partial<Sources>, changed: boolean): void {
+  if (!entry.watches) return;
+  entry.sources = { ...entry.sources, ...cleanIntake(entry, update) };
+  if (changed) scheduleCompose(entry);
 }
 
 /** Everything read from the cluster passes the text boundary here, once. */
@@ -105,7 +107,7 @@ function scheduleCompose(entry: Monitored): void {
   entry.composeTimer = setTimeout(() => {
     entry.composeTimer = undefined;
     if (!entry.watches) return;
-    composeNow(entry, new Date());
+    publish(entry, new Date());
     persistInBackground(entry);
   }, COMPOSE_DEBOUNCE_MS);
   entry.composeTimer.unref();

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseKmsProvidersHealth, parseVerboseHealth } from "@/lib/sources/probes/parse-apiserver-health";
+import { parseKmsProvidersHealth } from "@/lib/sources/probes/parse-apiserver-health";
+import { parseVerboseHealth } from "@/test/parse-verbose-health";
 import { parseKubeStatus } from "@/test/parse-kube-status";
 import { parseOpenBaoHealth, parseTransitKey } from "@/lib/sources/probes/parse-openbao";
 import { parsePrometheusText, type ParsedPrometheus } from "@/test/parse-prometheus";

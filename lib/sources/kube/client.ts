@@ -39,7 +39,7 @@ export async function getRaw(access: KubeAccess, path: string, timeoutMs = 5000)
 }
 
 /** GET a resource path as JSON (a LIST of 5,000 nodes is several MB, so the cap is generous). */
-export async function getJson(access: KubeAccess, path: string, timeoutMs = 30_000, maxBytes = 256 * 1024 * 1024): Promise<unknown> {
+export async function getResource(access: KubeAccess, path: string, timeoutMs = 30_000, maxBytes = 256 * 1024 * 1024): Promise<unknown> {
   const { status, body, headers } = await get(access, path, timeoutMs, maxBytes, "fail");
   const text = body.toString("utf8");
   if (status < 200 || status >= 300) throw httpError(`GET ${path}`, status, text, headers);

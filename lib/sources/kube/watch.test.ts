@@ -43,7 +43,7 @@ afterEach(async () => {
 
 function watch(spec: { path: string; name?: string }, tuning = FAST) {
   let changes = 0;
-  const w = new ResourceWatch(spec, () => access, () => changes++, tuning);
+  const w = new ResourceWatch(spec, () => access, (changed) => void (changed && changes++), tuning);
   watches.push(w);
   w.start();
   return { w, changes: () => changes };

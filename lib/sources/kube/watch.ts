@@ -1,5 +1,5 @@
 import "server-only";
-import { getJson, KubeHttpError, type KubeAccess } from "./client";
+import { getResource, KubeHttpError, type KubeAccess } from "./client";
 import { throttleDelayMs, throttleOf } from "./http-error";
 import { openWatch, type WatchStream } from "./watch-stream";
 import { DEFAULT_WATCH_TUNING, ObjectCache, redact, rvOf, type WatchSpec, type WatchState, type WatchTuning } from "./watch-state";
@@ -39,7 +39,8 @@ export class ResourceWatch {
   constructor(
     readonly spec: WatchSpec,
     private readonly access: () => KubeAccess,
-    private readonly onChange: () => void,
+    /** Called after every state change: `changed` when the objects or up/down/throttled moved, else only counters or times. */
+    private readonly onChange: (changed: boolean) => void,
     private readonly tuning: WatchTuning = DEFAULT_WATCH_TUNING,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -86,7 +87,7 @@ export class ResourceWatch {
     this.phase = "listing";
     try {
       // "No byte for this long" bounds a LIST as the stall bound bounds a watch (a blackholed connection).
-      const list = (await getJson(this.access(), `${this.spec.path}${this.query()}`, Math.min(30_000, this.tuning.stallMs))) as { items?: unknown; metadata?: { resourceVersion?: unknown } };
+      const list = (await getResource(this.access(), `${this.spec.path}${this.query()}`, Math.min(30_000, this.tuning.stallMs))) as { items?: unknown; metadata?: { resourceVersion?: unknown } };
       if (generation !== this.generation) return;
       if (!Array.isArray(list?.items)) throw new Error(`LIST ${this.spec.path}: the answer has no items array`);
       this.cache.replace(list.items);
@@ -95,7 +96,7 @@ export class ResourceWatch {
       this.state.lists++;
       this.state.notServed = false;
       this.heard();
-      this.onChange();
+      this.onChange(true);
       void this.watch(generation);
     } catch (error) {
       if (generation !== this.generation) return;
@@ -105,7 +106,7 @@ export class ResourceWatch {
         this.state.notServed = true;
         this.state.lists++;
         this.heard();
-        this.onChange();
+        this.onChange(true);
         this.phase = "waiting";
         this.retry = setTimeout(() => void this.relist(), this.tuning.notServedRetryMs);
         this.retry.unref();
@@ -154,7 +155,7 @@ export class ResourceWatch {
     this.state.downSince = undefined;
     this.state.throttled = undefined;
     this.state.lastSuccess = this.now().toISOString();
-    if (!wasUp) this.onChange();
+    this.onChange(!wasUp);
   }
 
   private event(type: string, object: unknown): void {
@@ -169,6 +170,7 @@ export class ResourceWatch {
         this.expiredInARow = this.heardSinceList ? 1 : this.expiredInARow + 1;
         const n = this.expiredInARow - 1;
         this.retryIn(n === 0 ? 0 : Math.round(this.backoffMs(n) * (0.5 + Math.random() * 0.5)), "list");
+        this.onChange(false);
         return;
       }
       this.fail(new Error(`watch ${this.spec.path}: ${typeof status?.message === "string" ? status.message : "error event"}`), "watch");
@@ -178,7 +180,7 @@ export class ResourceWatch {
     if (typeof rv === "string" && rv) this.state.resourceVersion = rv;
     this.heardSinceList = true;
     this.heard();
-    if (this.cache.apply(type, object)) this.onChange();
+    this.onChange(this.cache.apply(type, object));
   }
 
   /** The watch connection closed: the server's timeout (resume at once) or an error (back off). */
@@ -188,6 +190,7 @@ export class ResourceWatch {
     const lived = Date.now() - this.watchStarted;
     if (!error && lived > 1_000) {
       this.state.reconnects++;
+      this.onChange(false);
       void this.watch(this.generation);
       return;
     }
@@ -239,7 +242,7 @@ export class ResourceWatch {
       this.state.downSince ??= this.firstFailureAt;
     }
     if (!this.state.up) this.state.throttled = undefined; // an outage now, not throttling
-    if (wasUp !== this.state.up) this.onChange();
+    this.onChange(wasUp !== this.state.up);
     const base = this.backoffMs(this.failures - 1);
     const delay = phase === "stall" && this.failures === 1 ? 0 : Math.round(base * (0.5 + Math.random() * 0.5));
     this.retryIn(delay, phase);
@@ -260,7 +263,7 @@ export class ResourceWatch {
     this.firstFailureAt = undefined;
     this.state.up = true;
     this.state.downSince = undefined;
-    this.onChange();
+    this.onChange(true);
     this.retryIn(delay, phase);
   }
 

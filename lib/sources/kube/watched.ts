@@ -24,10 +24,29 @@ export const WATCHED = {
 export type WatchedName = keyof typeof WATCHED;
 export type Watches = Map<WatchedName, ResourceWatch>;
 
-export function startWatches(access: () => KubeAccess, onChange: () => void, tuning: Partial<WatchTuning> = {}): Watches {
+/** The watched sources that changed, already as SourceStates; `changed` when worth a push, not only counters or times. */
+export type WatchUpdate = (update: Partial<Sources>, changed: boolean) => void;
+
+/**
+ * Starts one watch per watched source; each pushes its source's new state through `onUpdate` as it
+ * changes. `restored` is what was known before (a restart, or another process leading): kept until a
+ * watch has something to say, and the origin of "down since" for a source that was already down.
+ */
+export function startWatches(access: () => KubeAccess, onUpdate: WatchUpdate, tuning: Partial<WatchTuning> = {}, restored: Sources = {}): Watches {
   const watches: Watches = new Map();
   for (const [name, spec] of Object.entries(WATCHED) as [WatchedName, WatchSpec][]) {
-    const watch = new ResourceWatch(spec, access, onChange, { ...DEFAULT_WATCH_TUNING, ...tuning });
+    let last = restored[name] as SourceState | undefined;
+    const watch: ResourceWatch = new ResourceWatch(
+      spec,
+      access,
+      (changed) => {
+        const state = sourceStateOf(name, watch, last);
+        if (!state) return;
+        last = state;
+        onUpdate({ [name]: state }, changed);
+      },
+      { ...DEFAULT_WATCH_TUNING, ...tuning },
+    );
     watches.set(name, watch);
     watch.start();
   }
@@ -44,31 +63,23 @@ export function watchesSettled(watches: Watches): boolean {
 }
 
 /**
- * The watched sources as SourceStates. Before a watch's first LIST the restored value stays; while a
- * watch is down its last objects stay, with "down since" carried over from before a restart.
+ * One watch's source as a SourceState. Before its first LIST there is nothing to say (the restored value
+ * stays); while it is down its last objects stay, with "down since" carried over from before a restart.
  */
-export function watchedSources(watches: Watches, previous: Sources): Partial<Sources> {
-  const out: Record<string, SourceState> = {};
-  for (const [name, watch] of watches) {
-    const s = watch.state;
-    const before = previous[name] as SourceState | undefined;
-    const stats = { lists: s.lists, reconnects: s.reconnects, stalls: s.stalls, expired: s.expired, ...(s.notServed ? { notServed: true } : {}) };
-    if (!s.synced && s.lastError === undefined) {
-      if (before) out[name] = before;
-      continue;
-    }
-    const collection = watch.spec.name === undefined;
-    const value = s.synced ? (collection ? watch.items() : watch.object()) : before?.value;
-    out[name] = {
-      name,
-      up: s.up,
-      lastSuccess: s.lastSuccess ?? before?.lastSuccess,
-      downSince: s.up ? undefined : before?.up === false && before.downSince ? before.downSince : s.downSince,
-      lastError: s.up && !s.throttled ? undefined : s.lastError,
-      value,
-      watch: stats,
-      ...(s.throttled ? { throttled: { ...s.throttled }, retryAt: s.throttled.retryAt } : {}),
-    };
-  }
-  return out as Partial<Sources>;
+function sourceStateOf(name: WatchedName, watch: ResourceWatch, before: SourceState | undefined): SourceState | undefined {
+  const s = watch.state;
+  if (!s.synced && s.lastError === undefined) return undefined;
+  const stats = { lists: s.lists, reconnects: s.reconnects, stalls: s.stalls, expired: s.expired, ...(s.notServed ? { notServed: true } : {}) };
+  const collection = watch.spec.name === undefined;
+  const value = s.synced ? (collection ? watch.items() : watch.object()) : before?.value;
+  return {
+    name,
+    up: s.up,
+    lastSuccess: s.lastSuccess ?? before?.lastSuccess,
+    downSince: s.up ? undefined : before?.up === false && before.downSince ? before.downSince : s.downSince,
+    lastError: s.up && !s.throttled ? undefined : s.lastError,
+    value,
+    watch: stats,
+    ...(s.throttled ? { throttled: { ...s.throttled }, retryAt: s.throttled.retryAt } : {}),
+  };
 }
