@@ -1,4 +1,5 @@
 import type { PluginStatus } from "@/lib/sources/kube/parse-health-message";
+import { describeReadProblem, type ReadProblem } from "@/lib/sources/kube/read-problem";
 import { REPORTER_CONDITION_PREFIX, type OperatorStatusView } from "@/lib/sources/kube/read-operator-status";
 
 // Gathers per-(node, keyID) plugin reports from every operator CR in both designs, so the matrix sees one
@@ -35,7 +36,7 @@ export interface UnparseableMessage {
 /** A report the CR reader had to skip (bad typed entry, bad reporter condition, unreadable status). */
 export interface UnreadableReport {
   source: string;
-  problem: string;
+  problem: ReadProblem;
 }
 
 export interface CollectedKmsReports {
@@ -113,24 +114,23 @@ function describeOrigin(r: KmsReport): string {
   return `${r.source}/${r.design} (${r.reported} at ${r.lastChecked})`;
 }
 
-const UNPARSEABLE_MESSAGE = /^condition KMSHealthReporter_.*: message is unparseable: /;
-const DUPLICATE = / skipped: .*\brepeats /;
 // What the CR reader skips that would have held health: a reporter condition, a typed entry, or the
-// structure around them. Other skipped conditions (NodeInstallerDegraded, …) say nothing about KMS.
-const LOST_HEALTH = [
-  new RegExp(`^status\\.conditions\\[\\d+\\] \\(type "${REPORTER_CONDITION_PREFIX}[^"]*"\\) skipped: `),
-  /^status\.encryptionStatus\.healthReports\[\d+\] skipped: /,
-  /^(operator CR|status|status\.conditions|status\.encryptionStatus|status\.encryptionStatus\.healthReports) is /,
-];
+// structure around them. Other skipped conditions (NodeInstallerDegraded, ...) say nothing about KMS, and
+// a repeated entry lost nothing (the first of the pair is read).
+const HEALTH_HOLDERS = new Set(["operator CR", "status", "status.conditions", "status.encryptionStatus", "status.encryptionStatus.healthReports"]);
 
-function sortProblems(source: string, problems: readonly string[], collected: CollectedKmsReports): void {
+function losesHealth(problem: ReadProblem): boolean {
+  if (problem.kind === "wrong-type") return HEALTH_HOLDERS.has(problem.subject);
+  if (problem.kind !== "entry-skipped" || problem.fields.index === null) return false;
+  const { list, type } = problem.fields;
+  return list === "status.encryptionStatus.healthReports" || (list === "status.conditions" && type !== null && type.startsWith(REPORTER_CONDITION_PREFIX));
+}
+
+function sortProblems(source: string, problems: readonly ReadProblem[], collected: CollectedKmsReports): void {
   for (const problem of problems) {
     // Unparseable messages already travel whole, with their raw text, through `unparseable`.
-    if (UNPARSEABLE_MESSAGE.test(problem)) continue;
-    if (!DUPLICATE.test(problem) && LOST_HEALTH.some((pattern) => pattern.test(problem))) {
-      collected.unreadable.push({ source, problem });
-    } else {
-      collected.notes.push(`${source}: ${problem}`);
-    }
+    if (problem.kind === "message-unparseable") continue;
+    if (losesHealth(problem)) collected.unreadable.push({ source, problem });
+    else collected.notes.push(`${source}: ${describeReadProblem(problem)}`);
   }
 }

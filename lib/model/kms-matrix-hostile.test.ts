@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { conditionCr, masters, matrixOf, NOW, reporter, typedCr } from "@/test/kms-matrix-fixtures";
-import { buildKmsMatrix, DETAIL_LIMIT } from "./kms-matrix";
+import { buildKmsMatrix, DETAIL_LIMIT, type KmsMatrix } from "./kms-matrix";
 import { readOperatorStatus } from "@/lib/sources/kube/read-operator-status";
+import { describeReadProblem } from "@/lib/sources/kube/read-problem";
 
 // Input a cluster should never produce but a monitor will eventually see: cut messages, runaway details,
 // statuses nobody defined, repeated entries. None of it may throw or vanish.
 
 const UNHEALTHY_REASON = "master-1: keyID 2 (kekID kek-7c41e0) unhealthy: credential lacks decrypt permission";
+
+/** The skipped reports as pages show them: source and the problem's sentence. */
+const unreadableText = (matrix: KmsMatrix) => matrix.unreadable.map(({ source, problem }) => ({ source, problem: describeReadProblem(problem) }));
 
 describe("buildKmsMatrix on unreadable reporter messages", () => {
   it("keeps a truncated JSON message whole, marks the node unparseable and degrades the rollup with the reason", () => {
@@ -44,7 +48,7 @@ describe("buildKmsMatrix on unreadable reporter messages", () => {
     expect(matrix.rows.find((r) => r.node === "master-0")?.state).toBe("unparseable");
     // master-0 still has cells from the typed CR; the unreadable message wins the row state all the same.
     expect(matrix.cells.filter((c) => c.node === "master-0").map((c) => c.source)).toEqual(["authentications", "authentications"]);
-    expect(matrix.unreadable).toEqual([
+    expect(unreadableText(matrix)).toEqual([
       {
         source: "authentications",
         problem: 'status.encryptionStatus.healthReports[3] skipped: status "Degraded" is not Healthy, Unhealthy or Error',
@@ -129,7 +133,7 @@ describe("buildKmsMatrix on repeated entries and odd settings", () => {
     const cr = conditionCr();
     delete (reporter(cr, "master-0") as { lastTransitionTime?: string }).lastTransitionTime;
     const matrix = matrixOf(cr);
-    expect(matrix.unreadable).toEqual([
+    expect(unreadableText(matrix)).toEqual([
       { source: "kubeapiservers", problem: 'status.conditions[14] (type "KMSHealthReporter_master-0") skipped: lastTransitionTime is missing' },
     ]);
     // Nothing readable is left for master-0, so past its cold start it is unknown as well.
@@ -179,7 +183,7 @@ describe("buildKmsMatrix on repeated entries and odd settings", () => {
 
   it("survives a source that is not an operator CR at all", () => {
     const matrix = matrixOf("cluster");
-    expect(matrix.unreadable).toEqual([{ source: "kubeapiservers", problem: "operator CR is a string, not an object" }]);
+    expect(unreadableText(matrix)).toEqual([{ source: "kubeapiservers", problem: "operator CR is a string, not an object" }]);
     expect(matrix.rollup.reasons).toEqual([
       "master-0: no KMS health report 701562s after the node was first seen (threshold 120s)",
       "master-1: no KMS health report 701562s after the node was first seen (threshold 120s)",

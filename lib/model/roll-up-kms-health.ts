@@ -1,3 +1,4 @@
+import { describeReadProblem } from "@/lib/sources/kube/read-problem";
 import { clipLine } from "./clip-text";
 import type { UnparseableMessage, UnreadableReport } from "./collect-kms-reports";
 import type { KmsCell, KmsRollup, KmsRow } from "./kms-types";
@@ -37,7 +38,7 @@ export function rollUpKmsHealth(input: RollUpInput): KmsRollup {
     if (row.state === "unknown") reasons.push(describeMissing(row, nowMs, thresholdSeconds));
   }
   for (const { source, problem } of unreadable) {
-    reasons.push(`${id(source)}: health report unreadable: ${clipLine(problem, REASON_DETAIL_LIMIT)}`);
+    reasons.push(`${id(source)}: health report unreadable: ${clipLine(describeReadProblem(problem), REASON_DETAIL_LIMIT)}`);
   }
   return { degraded: reasons.length > 0, reasons };
 }

@@ -2,7 +2,7 @@ import type { KmsMetricName, KmsMetrics, MetricSeries } from "@/lib/sources/prom
 import { fromMetricValue, type MetricValue } from "@/lib/sources/prometheus/metric-value";
 import { clipLine } from "@/lib/model/clip-text";
 import { compareNatural } from "@/lib/model/natural-order";
-import { createSignal, type Signal, type SignalId } from "./signal-model";
+import { createSignal, type ProblemOf, type Signal, type SignalId } from "./signal-model";
 
 // Signals from the cluster's Prometheus (lib/sources/prometheus/kms-metrics.ts). Subjects: "<node>/<provider>"
 // for kube-apiserver's view of one KMS provider, "<node>/<keyID>" for one plugin, and "prometheus" for
@@ -46,7 +46,8 @@ export function deriveMetricSignals(metrics: KmsMetrics, now: Date): Signal[] {
   const age = (now.getTime() - at) / 1000;
   if (Number.isFinite(age) && age <= STALE_AFTER_SECONDS) return signals;
   const why = Number.isFinite(age) ? `metrics are ${formatDuration(age)} old` : `metrics carry no valid time (${clipLine(String(metrics.at), 40)})`;
-  return signals.map((s) => ({ ...s, state: "unknown", detail: clipLine(`${why}; last read: ${s.detail}`, DETAIL_LIMIT) }));
+  const staleFacts = (s: Signal) => ({ ageSeconds: Number.isFinite(age) ? Math.round(age) : null, lastState: s.state, lastKind: s.problem?.kind ?? null });
+  return signals.map((s) => ({ ...s, state: "unknown", detail: clipLine(`${why}; last read: ${s.detail}`, DETAIL_LIMIT), problem: { kind: "metrics-stale", subject: s.subject, fields: staleFacts(s) } }));
 }
 
 /**
@@ -58,16 +59,16 @@ function check(metrics: KmsMetrics, id: SignalId, inputs: KmsMetricName[], deriv
   if (failed.length > 0) {
     const reasons = failed.map((name) => `${name}: ${(metrics.errors ?? []).find((e) => e.metric === name && e.query === "instant")?.message ?? "no answer"}`);
     const partial = independent && failed.length < inputs.length ? limit(derive()) : { signals: [], dropped: 0 };
-    return [...partial.signals, createSignal(id, PROMETHEUS, "unknown", clipLine(`Prometheus query failed (${reasons.join("; ")})`, DETAIL_LIMIT), { source: metrics.source, failed, errors: (metrics.errors ?? []).filter((e) => failed.includes(e.metric)) })];
+    return [...partial.signals, createSignal(id, PROMETHEUS, "unknown", clipLine(`Prometheus query failed (${reasons.join("; ")})`, DETAIL_LIMIT), { source: metrics.source, failed, errors: (metrics.errors ?? []).filter((e) => failed.includes(e.metric)) }, { kind: "prometheus-query-failed", fields: { metrics: failed.join(", "), error: reasons[0] } })];
   }
   const { signals, dropped } = limit(derive());
   const series = inputs.reduce((n, name) => n + seriesOf(metrics, name).length, 0);
   if (signals.length === 0) {
-    return [createSignal(id, PROMETHEUS, "unknown", `no ${inputs.join(" or ")} series: is Prometheus scraping kube-apiserver and the KMS plugins?`, { source: metrics.source, series })];
+    return [createSignal(id, PROMETHEUS, "unknown", `no ${inputs.join(" or ")} series: is Prometheus scraping kube-apiserver and the KMS plugins?`, { source: metrics.source, series }, { kind: "prometheus-no-series", fields: { metrics: inputs.join(", ") } })];
   }
   const more = dropped > 0 ? `; ${dropped} more subjects not listed (limit ${MAX_SUBJECTS_PER_CHECK})` : "";
   const worstDropped = dropped > 0 ? "warning" : "ok";
-  return [...signals, createSignal(id, PROMETHEUS, worstDropped, `answered for ${signals.length + dropped} subjects${more}`, { source: metrics.source, series, dropped })];
+  return [...signals, createSignal(id, PROMETHEUS, worstDropped, `answered for ${signals.length + dropped} subjects${more}`, { source: metrics.source, series, dropped }, whenNotOk(worstDropped, { kind: "subjects-over-limit", fields: { dropped, limit: MAX_SUBJECTS_PER_CHECK } }))];
 }
 
 function limit(signals: Signal[]): { signals: Signal[]; dropped: number } {
@@ -102,7 +103,7 @@ function latencySignals(metrics: KmsMetrics): Signal[] {
     const judged = methods.map((s) => ({ s, v: fromMetricValue(s.value), state: latencyState(fromMetricValue(s.value)) }));
     const measured = judged.filter((j) => !Number.isNaN(j.v));
     const evidence = { series: methods.map(evidenceOf), warningSeconds: LATENCY_WARNING_SECONDS, criticalSeconds: LATENCY_CRITICAL_SECONDS };
-    if (measured.length === 0) return createSignal("kms.latency.high", subject, "unknown", "no KMS calls in the last 5m to measure", evidence);
+    if (measured.length === 0) return createSignal("kms.latency.high", subject, "unknown", "no KMS calls in the last 5m to measure", evidence, { kind: "latency-no-calls" });
     const worst = worstOf(measured.map((j) => j.state));
     const list = measured.map((j) => `${j.s.labels.method ?? "?"} p99 ${formatSeconds(j.v)}`).join(", ");
     const detail =
@@ -111,7 +112,9 @@ function latencySignals(metrics: KmsMetrics): Signal[] {
         : worst === "unknown"
           ? `${list}: not a latency`
           : `${list}: ${worst === "critical" ? `at or above ${formatSeconds(LATENCY_CRITICAL_SECONDS)}, close to the API server's 3 s KMS timeout` : `above ${formatSeconds(LATENCY_WARNING_SECONDS)}; Transit answers in milliseconds when healthy`}`;
-    return createSignal("kms.latency.high", subject, worst, clipLine(detail, DETAIL_LIMIT), evidence);
+    const slowest = Math.max(...measured.map((j) => j.v));
+    const latency = { kind: worst === "unknown" ? "latency-not-a-number" : "latency-high", fields: { p99Seconds: Number.isFinite(slowest) ? slowest : String(slowest), warningSeconds: LATENCY_WARNING_SECONDS, criticalSeconds: LATENCY_CRITICAL_SECONDS } };
+    return createSignal("kms.latency.high", subject, worst, clipLine(detail, DETAIL_LIMIT), evidence, whenNotOk(worst, latency));
   });
 }
 
@@ -130,11 +133,11 @@ function decryptErrorSignals(metrics: KmsMetrics): Signal[] {
     const all = fromMetricValue(total.value);
     const bad = failed ? fromMetricValue(failed.value) : 0;
     const evidence = { requests: evidenceOf(total), ...(failed ? { errors: evidenceOf(failed) } : {}), criticalRatio: DECRYPT_ERROR_RATIO_CRITICAL };
-    if (!isRate(all) || !isRate(bad)) return createSignal("kms.decrypt.errors", subject, "unknown", `decrypt rates are not numbers (${String(total.value)} calls/s, ${String(failed?.value ?? 0)} errors/s)`, evidence);
+    if (!isRate(all) || !isRate(bad)) return createSignal("kms.decrypt.errors", subject, "unknown", `decrypt rates are not numbers (${String(total.value)} calls/s, ${String(failed?.value ?? 0)} errors/s)`, evidence, { kind: "decrypt-rate-not-a-number" });
     if (bad === 0) return createSignal("kms.decrypt.errors", subject, "ok", `no failed decrypts in 5m (${formatRate(all)} calls)`, evidence);
     const ratio = all > 0 ? Math.min(1, bad / all) : 1;
     const state = ratio >= DECRYPT_ERROR_RATIO_CRITICAL ? "critical" : "warning";
-    return createSignal("kms.decrypt.errors", subject, state, `Decrypt failing: ${formatRate(bad)} of ${formatRate(all)} (${Math.round(ratio * 100)}%) over 5m; reads of encrypted objects fail`, evidence);
+    return createSignal("kms.decrypt.errors", subject, state, `Decrypt failing: ${formatRate(bad)} of ${formatRate(all)} (${Math.round(ratio * 100)}%) over 5m; reads of encrypted objects fail`, evidence, { kind: "decrypt-errors", fields: { errorsPerSecond: bad, callsPerSecond: all, ratio } });
   });
 }
 
@@ -144,11 +147,11 @@ function keyIdSignals(metrics: KmsMetrics): Signal[] {
   const judge = (subject: string, s: MetricSeries, whose: string): Signal => {
     const changes = fromMetricValue(s.value);
     const evidence = { ...evidenceOf(s), warningChanges: KEYID_CHANGES_WARNING, criticalChanges: KEYID_CHANGES_CRITICAL };
-    if (!Number.isFinite(changes) || changes < 0) return createSignal("kms.keyid.flapping", subject, "unknown", `${whose} key_id change count is not a number (${String(s.value)})`, evidence);
+    if (!Number.isFinite(changes) || changes < 0) return createSignal("kms.keyid.flapping", subject, "unknown", `${whose} key_id change count is not a number (${String(s.value)})`, evidence, { kind: "keyid-changes-not-a-number" });
     const n = Math.round(changes);
     if (n < KEYID_CHANGES_WARNING) return createSignal("kms.keyid.flapping", subject, "ok", n === 0 ? `${whose} key_id steady for 15m` : `${whose} key_id changed once in 15m (a rotation)`, evidence);
     const state = n >= KEYID_CHANGES_CRITICAL ? "critical" : "warning";
-    return createSignal("kms.keyid.flapping", subject, state, `${whose} key_id changed ${n} times in 15m: flip-flopping between keys; pin the active key`, evidence);
+    return createSignal("kms.keyid.flapping", subject, state, `${whose} key_id changed ${n} times in 15m: flip-flopping between keys; pin the active key`, evidence, { kind: "keyid-flapping", fields: { changes: n, reporter: whose === "Status" ? "status" : "plugin" } });
   };
   return [
     ...groupBy(seriesOf(metrics, "keyIdChanges"), providerSubject).map(([subject, [s]]) => judge(subject, s, "Status")),
@@ -167,7 +170,10 @@ function ttlSignals(metrics: KmsMetrics): Signal[] {
     const worst = worstOf(parts.map((p) => p.state));
     const shown = worst === "ok" ? parts : parts.filter((p) => p.state !== "ok");
     const evidence = { ...(token ? { token: evidenceOf(token) } : {}), ...(cert ? { certificate: evidenceOf(cert) } : {}), warningSeconds: TTL_WARNING_SECONDS, criticalSeconds: TTL_CRITICAL_SECONDS };
-    return createSignal("kms.auth.ttl-low", subject, worst, clipLine(shown.map((p) => p.text).join("; "), DETAIL_LIMIT), evidence);
+    const ttl = (v: MetricValue | undefined) => (v === undefined ? null : Number.isFinite(fromMetricValue(v)) ? fromMetricValue(v) : String(fromMetricValue(v)));
+    const facts = { tokenSeconds: ttl(token?.value ?? undefined), certificateSeconds: ttl(cert?.value ?? undefined), warningSeconds: TTL_WARNING_SECONDS, criticalSeconds: TTL_CRITICAL_SECONDS };
+    const problem = { kind: worst === "unknown" ? "auth-ttl-not-a-number" : "auth-ttl-low", fields: facts };
+    return createSignal("kms.auth.ttl-low", subject, worst, clipLine(shown.map((p) => p.text).join("; "), DETAIL_LIMIT), evidence, whenNotOk(worst, problem));
   });
 }
 
@@ -190,8 +196,8 @@ function breakerSignals(metrics: KmsMetrics): Signal[] {
       const subject = `${plugin}/circuit-breaker`;
       const v = fromMetricValue(s.value);
       if (v === 0) return createSignal("kms.plugin.unhealthy", subject, "ok", "circuit breaker closed", evidenceOf(s));
-      if (v === 1) return createSignal("kms.plugin.unhealthy", subject, "critical", "circuit breaker open: the plugin's Status probes keep failing, so it answers not-ok without asking OpenBao", evidenceOf(s));
-      return createSignal("kms.plugin.unhealthy", subject, "unknown", `circuit breaker state ${String(s.value)} is neither 0 (closed) nor 1 (open)`, evidenceOf(s));
+      if (v === 1) return createSignal("kms.plugin.unhealthy", subject, "critical", "circuit breaker open: the plugin's Status probes keep failing, so it answers not-ok without asking OpenBao", evidenceOf(s), { kind: "plugin-circuit-breaker-open" });
+      return createSignal("kms.plugin.unhealthy", subject, "unknown", `circuit breaker state ${String(s.value)} is neither 0 (closed) nor 1 (open)`, evidenceOf(s), { kind: "circuit-breaker-state-unknown", fields: { value: String(s.value) } });
     }),
   ).signals;
 }
@@ -206,7 +212,7 @@ function identitySignals(metrics: KmsMetrics): Signal[] {
   const metric = metrics.metrics?.identityWrites;
   if (!metric?.answered) {
     const reason = (metrics.errors ?? []).find((e) => e.metric === "identityWrites" && e.query === "instant")?.message ?? "no answer";
-    return [createSignal(id, "cluster", "unknown", clipLine(`Prometheus query failed (identityWrites: ${reason})`, DETAIL_LIMIT), { source: metrics.source })];
+    return [createSignal(id, "cluster", "unknown", clipLine(`Prometheus query failed (identityWrites: ${reason})`, DETAIL_LIMIT), { source: metrics.source }, { kind: "prometheus-query-failed", fields: { metrics: "identityWrites", error: reason } })];
   }
   const firing = groupBy(seriesOf(metrics, "identityWrites"), (s) => `${nodeOf(s)}/${clipLabel(s.labels.resource) ?? "(no resource)"}`).filter(([, [s]]) => fromMetricValue(s.value) > 0);
   if (firing.length === 0) {
@@ -214,15 +220,23 @@ function identitySignals(metrics: KmsMetrics): Signal[] {
     return [
       scraped
         ? createSignal(id, "cluster", "ok", "no writes through the identity provider in 15m: new objects are encrypted", { source: metrics.source })
-        : createSignal(id, "cluster", "unknown", "no kube-apiserver series: is Prometheus scraping kube-apiserver?", { source: metrics.source }),
+        : createSignal(id, "cluster", "unknown", "no kube-apiserver series: is Prometheus scraping kube-apiserver?", { source: metrics.source }, { kind: "prometheus-no-series", fields: { metrics: "requestRate, latencyP99" } }),
     ];
   }
   return limit(
     firing.map(([subject, [s]]) => {
       const n = Math.round(fromMetricValue(s.value));
-      return createSignal(id, subject, "critical", `${n} write${n === 1 ? "" : "s"} of ${s.labels.resource ?? "objects"} stored as plaintext (identity provider) in 15m: identity comes before the KMS provider; those objects stay unencrypted in etcd until rewritten`, evidenceOf(s));
+      return createSignal(id, subject, "critical", `${n} write${n === 1 ? "" : "s"} of ${s.labels.resource ?? "objects"} stored as plaintext (identity provider) in 15m: identity comes before the KMS provider; those objects stay unencrypted in etcd until rewritten`, evidenceOf(s), {
+        kind: "identity-writes",
+        fields: { node: nodeOf(s), resource: s.labels.resource ?? null, writes: n },
+      });
     }),
   ).signals;
+}
+
+/** The problem, for a state that is not ok. */
+function whenNotOk(state: State, problem: ProblemOf): ProblemOf | undefined {
+  return state === "ok" ? undefined : problem;
 }
 
 function worstOf(states: State[]): State {

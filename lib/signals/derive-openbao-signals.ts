@@ -1,6 +1,6 @@
 import { clipLine } from "@/lib/model/clip-text";
 import type { OpenBaoHealth, TransitKey } from "@/lib/sources/probes/parse-openbao";
-import { createSignal, type Signal, type SignalId } from "./signal-model";
+import { createSignal, type ProblemOf, type Signal, type SignalId } from "./signal-model";
 
 // OpenBao's seal state and the Transit key the KMS plugin wraps DEKs with. Each input yields every check
 // it can answer; a check it cannot answer (sealed? when unreachable) is "unknown", not "ok".
@@ -17,8 +17,8 @@ export function deriveOpenBaoSignals(input: OpenBaoInput): Signal[] {
   if ("unreachable" in input) {
     const detail = `health endpoint unreachable: ${clipLine(input.error, DETAIL_LIMIT)}`;
     return [
-      createSignal("openbao.unreachable", OPENBAO, "critical", detail, input),
-      ...unknowns(["openbao.sealed", "openbao.uninitialized", "openbao.standby"], OPENBAO, "OpenBao did not answer", input),
+      createSignal("openbao.unreachable", OPENBAO, "critical", detail, input, { kind: "openbao-unreachable", fields: { error: input.error } }),
+      ...unknowns(["openbao.sealed", "openbao.uninitialized", "openbao.standby"], OPENBAO, "OpenBao did not answer", input, { kind: "openbao-unreachable", fields: { error: input.error } }),
     ];
   }
   const health = input;
@@ -26,35 +26,36 @@ export function deriveOpenBaoSignals(input: OpenBaoInput): Signal[] {
   const problem = health.problem ? `; ${clipLine(health.problem, DETAIL_LIMIT)}` : "";
   const unanswered = health.state === "unexpected" ? `${code} does not say` : undefined;
   const signals: Signal[] = [];
+  const facts = { httpStatus: health.httpStatus, state: health.state, problem: health.problem ?? null };
 
   if (health.state === "unexpected") {
-    signals.push(createSignal("openbao.unreachable", OPENBAO, "critical", `answers ${code}, which is not a sys/health status${problem}`, health));
+    signals.push(createSignal("openbao.unreachable", OPENBAO, "critical", `answers ${code}, which is not a sys/health status${problem}`, health, { kind: "openbao-unexpected-status", fields: facts }));
   } else if (health.state === "dr-secondary") {
-    signals.push(createSignal("openbao.unreachable", OPENBAO, "critical", `answers as a DR secondary (${code}), which serves no client requests${problem}`, health));
+    signals.push(createSignal("openbao.unreachable", OPENBAO, "critical", `answers as a DR secondary (${code}), which serves no client requests${problem}`, health, { kind: "openbao-dr-secondary", fields: facts }));
   } else {
     signals.push(createSignal("openbao.unreachable", OPENBAO, "ok", `answers ${code} (${health.state})`, health));
   }
 
-  if (unanswered) signals.push(createSignal("openbao.sealed", OPENBAO, "unknown", unanswered, health));
+  if (unanswered) signals.push(createSignal("openbao.sealed", OPENBAO, "unknown", unanswered, health, { kind: "openbao-unexpected-status", fields: facts }));
   else if (health.state === "sealed") {
-    signals.push(createSignal("openbao.sealed", OPENBAO, "critical", `sealed (${code}): every KMS encrypt and decrypt fails until it is unsealed${problem}`, health));
+    signals.push(createSignal("openbao.sealed", OPENBAO, "critical", `sealed (${code}): every KMS encrypt and decrypt fails until it is unsealed${problem}`, health, { kind: "openbao-sealed", fields: facts }));
   } else if (health.state === "uninitialized") {
-    signals.push(createSignal("openbao.sealed", OPENBAO, "unknown", "not initialized, so there is nothing to unseal yet", health));
+    signals.push(createSignal("openbao.sealed", OPENBAO, "unknown", "not initialized, so there is nothing to unseal yet", health, { kind: "openbao-uninitialized", fields: facts }));
   } else signals.push(createSignal("openbao.sealed", OPENBAO, "ok", `unsealed (${code})`, health));
 
-  if (unanswered) signals.push(createSignal("openbao.uninitialized", OPENBAO, "unknown", unanswered, health));
+  if (unanswered) signals.push(createSignal("openbao.uninitialized", OPENBAO, "unknown", unanswered, health, { kind: "openbao-unexpected-status", fields: facts }));
   else if (health.state === "uninitialized") {
-    signals.push(createSignal("openbao.uninitialized", OPENBAO, "critical", `not initialized (${code}): there are no keys to decrypt with${problem}`, health));
+    signals.push(createSignal("openbao.uninitialized", OPENBAO, "critical", `not initialized (${code}): there are no keys to decrypt with${problem}`, health, { kind: "openbao-uninitialized", fields: facts }));
   } else signals.push(createSignal("openbao.uninitialized", OPENBAO, "ok", "initialized", health));
 
   if (health.state === "standby" || health.state === "perf-standby") {
     signals.push(
-      createSignal("openbao.standby", OPENBAO, "warning", `answers as a ${health.state} (${code}): expected on standbys, a problem if no node is active${problem}`, health),
+      createSignal("openbao.standby", OPENBAO, "warning", `answers as a ${health.state} (${code}): expected on standbys, a problem if no node is active${problem}`, health, { kind: "openbao-standby", fields: facts }),
     );
   } else if (health.state === "active") {
     signals.push(createSignal("openbao.standby", OPENBAO, "ok", `active (${code})`, health));
   } else {
-    signals.push(createSignal("openbao.standby", OPENBAO, "unknown", `${health.state} (${code}), so active or standby does not apply`, health));
+    signals.push(createSignal("openbao.standby", OPENBAO, "unknown", `${health.state} (${code}), so active or standby does not apply`, health, { kind: `openbao-${health.state}`, fields: facts }));
   }
   return signals;
 }
@@ -62,19 +63,20 @@ export function deriveOpenBaoSignals(input: OpenBaoInput): Signal[] {
 export function deriveTransitSignals(input: TransitInput): Signal[] {
   if (input.kind === "problem") {
     const subject = input.name ? `transit/${input.name}` : "transit";
+    const unread = { kind: "transit-key-unreadable", fields: { key: input.name ?? null, problem: input.problem } };
     return [
-      createSignal("transit.key.missing", subject, "critical", clipLine(input.problem, DETAIL_LIMIT), input),
-      ...unknowns(["transit.key.deletion-allowed", "transit.key.min-decryption-raised"], subject, "the Transit key could not be read", input),
+      createSignal("transit.key.missing", subject, "critical", clipLine(input.problem, DETAIL_LIMIT), input, unread),
+      ...unknowns(["transit.key.deletion-allowed", "transit.key.min-decryption-raised"], subject, "the Transit key could not be read", input, unread),
     ];
   }
   const key = input;
   const subject = `transit/${key.name}`;
   const signals: Signal[] = [
     key.softDeleted
-      ? createSignal("transit.key.missing", subject, "critical", "the key is soft-deleted: no encrypt or decrypt until it is restored", key)
+      ? createSignal("transit.key.missing", subject, "critical", "the key is soft-deleted: no encrypt or decrypt until it is restored", key, { kind: "transit-key-soft-deleted", fields: { key: key.name } })
       : createSignal("transit.key.missing", subject, "ok", `readable; latest version ${key.latestVersion}`, key),
     key.deletionAllowed
-      ? createSignal("transit.key.deletion-allowed", subject, "critical", "deletion_allowed is true: one DELETE destroys every KEK version and all data encrypted under it", key)
+      ? createSignal("transit.key.deletion-allowed", subject, "critical", "deletion_allowed is true: one DELETE destroys every KEK version and all data encrypted under it", key, { kind: "transit-key-deletion-allowed", fields: { key: key.name } })
       : createSignal("transit.key.deletion-allowed", subject, "ok", "deletion_allowed is false", key),
   ];
   if (key.versionsInUse) signals.push(checkVersionsInUse(key, key.versionsInUse, subject));
@@ -97,9 +99,12 @@ function checkVersionsInUse(key: TransitKey, inUse: number[], subject: string): 
     ...(blocked.length > 0 ? [`min_decryption_version ${key.minDecryptionVersion} is above version ${blocked.join(", ")} that stored data still needs, so those decrypts fail`] : []),
     ...(gone.length > 0 ? [`version ${gone.join(", ")} is no longer in the key`] : []),
   ];
-  return createSignal("transit.key.min-decryption-raised", subject, "critical", parts.join("; "), evidence);
+  return createSignal("transit.key.min-decryption-raised", subject, "critical", parts.join("; "), evidence, {
+    kind: gone.length > 0 && blocked.length === 0 ? "transit-key-version-gone" : "transit-key-min-decryption-raised",
+    fields: { key: key.name, minDecryptionVersion: key.minDecryptionVersion, blockedVersions: blocked.join(", "), goneVersions: gone.join(", ") },
+  });
 }
 
-function unknowns(ids: SignalId[], subject: string, detail: string, evidence: unknown): Signal[] {
-  return ids.map((id) => createSignal(id, subject, "unknown", detail, evidence));
+function unknowns(ids: SignalId[], subject: string, detail: string, evidence: unknown, problem: ProblemOf): Signal[] {
+  return ids.map((id) => createSignal(id, subject, "unknown", detail, evidence, problem));
 }

@@ -29,6 +29,7 @@ describe("deriveSignals from the webhook fixture", () => {
         state: "critical",
         detail: "the MutatingWebhookConfiguration is absent: pods are admitted without injection",
         evidence: null,
+        problem: { kind: "webhook-configuration-missing", subject: "webhook", fields: {} },
       },
     ]);
     expect(deriveSignals({ now: NOW, webhook: { ...view, webhooks: [] } })[0]).toMatchObject({ state: "critical" });

@@ -32,6 +32,17 @@ export type SignalId = (typeof SIGNAL_IDS)[number];
 
 export type SignalStatus = "ok" | "warning" | "critical" | "unknown";
 
+/**
+ * What is wrong, as a value (set on every signal that is not ok): a kind naming the failure precisely
+ * ("plugin-unhealthy", "report-stale", "openbao-sealed"), what it is about, and the facts behind it.
+ * Diagnosis classifies on these; `detail` is the sentence people read.
+ */
+export interface SignalProblem {
+  kind: string;
+  subject: string;
+  fields: Record<string, string | number | boolean | null>;
+}
+
 export interface Signal {
   id: SignalId;
   /** What the check is about: "master-1/2" (node/keyID), "master-2", "keyID 2", "openbao", "cluster". */
@@ -40,8 +51,13 @@ export interface Signal {
   detail: string;
   /** The parsed piece the verdict rests on; parsers already leave tokens and key material out. */
   evidence: unknown;
+  problem?: SignalProblem;
 }
 
-export function createSignal(id: SignalId, subject: string, state: SignalStatus, detail: string, evidence: unknown): Signal {
-  return { id, subject, state, detail, evidence };
+/** A problem's kind and facts; its subject is the signal's unless given. */
+export type ProblemOf = { kind: string; subject?: string; fields?: SignalProblem["fields"] };
+
+export function createSignal(id: SignalId, subject: string, state: SignalStatus, detail: string, evidence: unknown, problem?: ProblemOf): Signal {
+  if (!problem) return { id, subject, state, detail, evidence };
+  return { id, subject, state, detail, evidence, problem: { kind: problem.kind, subject: problem.subject ?? subject, fields: problem.fields ?? {} } };
 }

@@ -43,7 +43,7 @@ const DEFAULT_CA_WARNING_DAYS = 30;
 export function deriveSignals(input: SignalInput): Signal[] {
   return [
     ...(input.matrix ? deriveKmsMatrixSignals(input.matrix) : []),
-    ...(input.serverMatrices ?? []).flatMap(({ server, matrix }) => deriveKmsMatrixSignals(matrix).map((s) => ({ ...s, subject: `${server} ${s.subject}` }))),
+    ...(input.serverMatrices ?? []).flatMap(({ server, matrix }) => deriveKmsMatrixSignals(matrix).map((s) => onServer(server, s))),
     ...(input.kmsProviders ? deriveKmsProvidersSignals(input.kmsProviders) : []),
     ...(input.metrics ? deriveMetricSignals(input.metrics, input.now) : []),
     ...(input.openbao ? deriveOpenBaoSignals(input.openbao) : []),
@@ -54,4 +54,11 @@ export function deriveSignals(input: SignalInput): Signal[] {
     ...(input.ebpf ? deriveEbpfSignals(input.ebpf) : []),
     ...(input.beacon ? deriveBeaconSignals(input.beacon) : []),
   ];
+}
+
+/** An aggregated API server's signal: its subject, and its problem's, start with the server's name. */
+function onServer(server: string, signal: Signal): Signal {
+  const subject = `${server} ${signal.subject}`;
+  if (!signal.problem) return { ...signal, subject };
+  return { ...signal, subject, problem: { ...signal.problem, subject: `${server} ${signal.problem.subject}`, fields: { ...signal.problem.fields, server } } };
 }

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readClusterOperator } from "./read-cluster-operator";
+import { describeReadProblem } from "./read-problem";
 
 const fixture = (name: string) => readFileSync(path.resolve(import.meta.dirname, "../../../test/fixtures", name), "utf8");
 const clusterOperator = () => JSON.parse(fixture("clusteroperator-kube-apiserver.json"));
@@ -11,7 +12,7 @@ describe("readClusterOperator on kube-apiserver", () => {
 
   it("shows Degraded with the union reason and one source line per bad condition", () => {
     expect(view.name).toBe("kube-apiserver");
-    expect(view.problems).toEqual([]);
+    expect(view.problems.map(describeReadProblem)).toEqual([]);
     expect(view.degraded).toMatchObject({ status: "True", reason: "KMSPlugins_KMSPluginsUnhealthy", reasons: ["KMSPlugins_KMSPluginsUnhealthy"] });
     expect(view.degraded?.sources).toEqual([
       { type: "KMSPluginsDegraded", message: "master-1: KMS plugin keyID=2 (kekID=kek-7c41e0) unhealthy: credential lacks decrypt permission" },
@@ -48,7 +49,7 @@ describe("readClusterOperator on kube-apiserver", () => {
 
 describe("readClusterOperator on bad input", () => {
   it("reports a body that is not an object", () => {
-    expect(readClusterOperator([])).toEqual({ conditions: [], versions: [], relatedObjects: [], problems: ["ClusterOperator is an array, not an object"] });
+    expect({ ...readClusterOperator([]), problems: readClusterOperator([]).problems.map(describeReadProblem) }).toEqual({ conditions: [], versions: [], relatedObjects: [], problems: ["ClusterOperator is an array, not an object"] });
   });
 
   it("skips and names a bad related object, a bad version and a bad condition", () => {
@@ -59,7 +60,7 @@ describe("readClusterOperator on bad input", () => {
     const view = readClusterOperator(co);
     expect(view.degraded).toBeUndefined();
     expect(view.relatedObjects).toHaveLength(11);
-    expect(view.problems).toEqual([
+    expect(view.problems.map(describeReadProblem)).toEqual([
       'status.conditions[0] (type "Degraded") skipped: status is a boolean, not True, False or Unknown',
       "status.versions[0] skipped: version: Invalid input: expected string, received number",
       "status.relatedObjects[3] skipped: resource is missing",

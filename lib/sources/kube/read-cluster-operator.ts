@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { describeIssues, describeType, isRecord } from "@/lib/sources/describe-input";
 import { readConditions, type OperatorCondition } from "./operator-condition";
+import type { ReadProblem } from "./read-problem";
 
 // clusteroperators.config.openshift.io: the rollup an admin sees in `oc get co`. library-go's
 // UnionClusterCondition prefixes each message line with the operator condition that caused it and
@@ -38,19 +39,19 @@ export interface ClusterOperatorView {
   upgradeable?: ConditionSummary;
   versions: OperandVersion[];
   relatedObjects: RelatedObject[];
-  problems: string[];
+  problems: ReadProblem[];
 }
 
 export function readClusterOperator(obj: unknown): ClusterOperatorView {
   const view: ClusterOperatorView = { conditions: [], versions: [], relatedObjects: [], problems: [] };
   if (!isRecord(obj)) {
-    view.problems.push(`ClusterOperator is ${describeType(obj)}, not an object`);
+    view.problems.push({ kind: "wrong-type", subject: "ClusterOperator", fields: { found: describeType(obj), expected: "an object" } });
     return view;
   }
   if (isRecord(obj.metadata) && typeof obj.metadata.name === "string") view.name = obj.metadata.name;
   if (obj.status === undefined || obj.status === null) return view;
   if (!isRecord(obj.status)) {
-    view.problems.push(`status is ${describeType(obj.status)}, not an object`);
+    view.problems.push({ kind: "wrong-type", subject: "status", fields: { found: describeType(obj.status), expected: "an object" } });
     return view;
   }
   view.conditions = readConditions(obj.status.conditions, "status.conditions", view.problems);
@@ -86,17 +87,17 @@ function summarize(condition: OperatorCondition): ConditionSummary {
   };
 }
 
-function readList<T>(value: unknown, at: string, schema: z.ZodType<T>, problems: string[]): T[] {
+function readList<T>(value: unknown, at: string, schema: z.ZodType<T>, problems: ReadProblem[]): T[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) {
-    problems.push(`${at} is ${describeType(value)}, not an array`);
+    problems.push({ kind: "wrong-type", subject: at, fields: { found: describeType(value), expected: "an array" } });
     return [];
   }
   const items: T[] = [];
   value.forEach((entry, i) => {
     const result = schema.safeParse(entry);
     if (result.success) items.push(result.data);
-    else problems.push(`${at}[${i}] skipped: ${describeIssues(result.error).join("; ")}`);
+    else problems.push({ kind: "entry-skipped", subject: `${at}[${i}]`, fields: { list: at, index: i, type: null, issues: describeIssues(result.error).join("; ") } });
   });
   return items;
 }

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readOperatorStatus } from "./read-operator-status";
+import { describeReadProblem } from "./read-problem";
 
 const fixture = (name: string) => readFileSync(path.resolve(import.meta.dirname, "../../../test/fixtures", name), "utf8");
 const conditionCr = () => JSON.parse(fixture("kubeapiserver-operator-cr.json"));
@@ -76,8 +77,8 @@ describe("readOperatorStatus on the typed healthReports CR", () => {
 
 describe("readOperatorStatus on bad input: skips, says why, never throws", () => {
   it("reports a CR that is not an object", () => {
-    expect(readOperatorStatus("cluster").problems).toEqual(["operator CR is a string, not an object"]);
-    expect(readOperatorStatus(null).problems).toEqual(["operator CR is null, not an object"]);
+    expect(readOperatorStatus("cluster").problems.map(describeReadProblem)).toEqual(["operator CR is a string, not an object"]);
+    expect(readOperatorStatus(null).problems.map(describeReadProblem)).toEqual(["operator CR is null, not an object"]);
   });
 
   it("keeps the good conditions and names each skipped one", () => {
@@ -89,7 +90,7 @@ describe("readOperatorStatus on bad input: skips, says why, never throws", () =>
     cr.status.conditions.push("Degraded");
     const view = readOperatorStatus(cr);
     expect(view.conditions).toHaveLength(15);
-    expect(view.problems).toEqual([
+    expect(view.problems.map(describeReadProblem)).toEqual([
       'status.conditions[0] (type "NodeControllerDegraded") skipped: status "Maybe" is not True, False or Unknown',
       'status.conditions[1] (type "StaticPodsAvailable") skipped: lastTransitionTime is missing',
       'status.conditions[2] (type "NodeInstallerProgressing") skipped: lastTransitionTime "last Tuesday" is not an RFC 3339 timestamp',
@@ -105,9 +106,10 @@ describe("readOperatorStatus on bad input: skips, says why, never throws", () =>
     const view = readOperatorStatus(cr);
     const reporter = view.reporterConditions.find((r) => r.nodeName === "master-2");
     expect(reporter?.parsed.format).toBe("unparseable");
-    expect(view.problems).toEqual([
+    expect(view.problems.map(describeReadProblem)).toEqual([
       "condition KMSHealthReporter_master-2: message is unparseable: invalid JSON: input ends early after 40 characters (truncated?)",
     ]);
+    expect(view.problems[0]).toMatchObject({ kind: "message-unparseable", subject: "KMSHealthReporter_master-2", fields: { node: "master-2" } });
   });
 
   it("names bad and duplicate typed reports and a bad preflight", () => {
@@ -120,17 +122,24 @@ describe("readOperatorStatus on bad input: skips, says why, never throws", () =>
     const view = readOperatorStatus(cr);
     expect(view.typedReports).toHaveLength(4);
     expect(view.preflight).toBeUndefined();
-    expect(view.problems).toEqual([
+    expect(view.problems.map(describeReadProblem)).toEqual([
       'status.encryptionStatus.healthReports[0] skipped: status "Degraded" is not Healthy, Unhealthy or Error',
       "status.encryptionStatus.healthReports[1] skipped: nodeName is missing",
       'status.encryptionStatus.healthReports[6] skipped: nodeName "master-1" keyID "2" repeats status.encryptionStatus.healthReports[2]',
       'status.encryptionStatus.preflight skipped: result.status "Pending" is not Succeeded or Failed',
     ]);
+    expect(view.problems.map((p) => [p.kind, p.subject])).toEqual([
+      ["entry-skipped", "status.encryptionStatus.healthReports[0]"],
+      ["entry-skipped", "status.encryptionStatus.healthReports[1]"],
+      ["entry-repeats", "status.encryptionStatus.healthReports[6]"],
+      ["entry-skipped", "status.encryptionStatus.preflight"],
+    ]);
+    expect(view.problems[2].fields).toMatchObject({ nodeName: "master-1", keyID: "2", first: 2 });
   });
 
   it("reports lists that are not lists", () => {
     const view = readOperatorStatus({ metadata: { name: "cluster" }, status: { conditions: {}, encryptionStatus: { healthReports: "none" } } });
-    expect(view.problems).toEqual([
+    expect(view.problems.map(describeReadProblem)).toEqual([
       "status.conditions is an object, not an array",
       "status.encryptionStatus.healthReports is a string, not an array",
     ]);

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { describeIssues, describeType, enumError, isRecord, quote } from "@/lib/sources/describe-input";
+import { describeIssues, describeType, enumError, isRecord } from "@/lib/sources/describe-input";
 import { readConditions, type OperatorCondition } from "./operator-condition";
 import { parseHealthMessage, type ParsedHealthMessage } from "./parse-health-message";
 import { Rfc3339 } from "@/lib/sources/timestamps";
+import type { ReadProblem } from "./read-problem";
 
 export { OperatorCondition } from "./operator-condition";
 
@@ -51,13 +52,13 @@ export interface OperatorStatusView {
   reporterConditions: ReporterCondition[];
   typedReports: HealthReport[];
   preflight?: KmsPreflight;
-  problems: string[];
+  problems: ReadProblem[];
 }
 
 export function readOperatorStatus(cr: unknown): OperatorStatusView {
   const view: OperatorStatusView = { conditions: [], reporterConditions: [], typedReports: [], problems: [] };
   if (!isRecord(cr)) {
-    view.problems.push(`operator CR is ${describeType(cr)}, not an object`);
+    view.problems.push(wrongType("operator CR", cr, "an object"));
     return view;
   }
   const metadata = isRecord(cr.metadata) ? cr.metadata : {};
@@ -67,7 +68,7 @@ export function readOperatorStatus(cr: unknown): OperatorStatusView {
   // No status at all is a CR nobody has reconciled yet: nothing observed, not malformed.
   if (cr.status === undefined || cr.status === null) return view;
   if (!isRecord(cr.status)) {
-    view.problems.push(`status is ${describeType(cr.status)}, not an object`);
+    view.problems.push(wrongType("status", cr.status, "an object"));
     return view;
   }
   view.conditions = readConditions(cr.status.conditions, "status.conditions", view.problems);
@@ -76,7 +77,7 @@ export function readOperatorStatus(cr: unknown): OperatorStatusView {
   const encryption = cr.status.encryptionStatus;
   if (encryption !== undefined && encryption !== null) {
     if (!isRecord(encryption)) {
-      view.problems.push(`status.encryptionStatus is ${describeType(encryption)}, not an object`);
+      view.problems.push(wrongType("status.encryptionStatus", encryption, "an object"));
     } else {
       view.typedReports = readTypedReports(encryption.healthReports, view.problems);
       const preflight = readPreflight(encryption.preflight, view.problems);
@@ -86,43 +87,43 @@ export function readOperatorStatus(cr: unknown): OperatorStatusView {
   return view;
 }
 
-function readReporterConditions(conditions: OperatorCondition[], problems: string[]): ReporterCondition[] {
+function readReporterConditions(conditions: OperatorCondition[], problems: ReadProblem[]): ReporterCondition[] {
   return conditions
     .filter((c) => c.type.startsWith(REPORTER_CONDITION_PREFIX))
     .map((condition) => {
       const parsed = parseHealthMessage(condition.message ?? "");
+      const nodeName = condition.type.slice(REPORTER_CONDITION_PREFIX.length);
       if (parsed.format === "unparseable") {
-        problems.push(`condition ${condition.type}: message is unparseable: ${parsed.error}`);
+        problems.push({ kind: "message-unparseable", subject: condition.type, fields: { node: nodeName, error: String(parsed.error) } });
       }
-      return { nodeName: condition.type.slice(REPORTER_CONDITION_PREFIX.length), condition, parsed };
+      return { nodeName, condition, parsed };
     });
 }
 
-function readTypedReports(value: unknown, problems: string[]): HealthReport[] {
+function readTypedReports(value: unknown, problems: ReadProblem[]): HealthReport[] {
   const at = "status.encryptionStatus.healthReports";
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) {
-    problems.push(`${at} is ${describeType(value)}, not an array`);
+    problems.push(wrongType(at, value, "an array"));
     return [];
   }
   if (value.length > MAX_HEALTH_REPORTS) {
-    problems.push(`${at} has ${value.length} entries; the CRD allows at most ${MAX_HEALTH_REPORTS}`);
+    problems.push({ kind: "too-many-entries", subject: at, fields: { count: value.length, max: MAX_HEALTH_REPORTS } });
   }
   const reports: HealthReport[] = [];
   const firstIndex = new Map<string, number>();
   value.forEach((entry, i) => {
     const result = HealthReport.safeParse(entry);
     if (!result.success) {
-      problems.push(`${at}[${i}] skipped: ${describeIssues(result.error).join("; ")}`);
+      problems.push({ kind: "entry-skipped", subject: `${at}[${i}]`, fields: { list: at, index: i, type: null, issues: describeIssues(result.error).join("; ") } });
       return;
     }
     // The list is a map keyed by (nodeName, keyID); a second entry for the same pair cannot be applied.
     const key = JSON.stringify([result.data.nodeName, result.data.keyID]);
     const first = firstIndex.get(key);
     if (first !== undefined) {
-      problems.push(
-        `${at}[${i}] skipped: nodeName ${quote(result.data.nodeName)} keyID ${quote(result.data.keyID)} repeats ${at}[${first}]`,
-      );
+      const { nodeName, keyID } = result.data;
+      problems.push({ kind: "entry-repeats", subject: `${at}[${i}]`, fields: { list: at, index: i, first, type: null, nodeName, keyID } });
       return;
     }
     firstIndex.set(key, i);
@@ -131,17 +132,21 @@ function readTypedReports(value: unknown, problems: string[]): HealthReport[] {
   return reports;
 }
 
-function readPreflight(value: unknown, problems: string[]): KmsPreflight | undefined {
+function readPreflight(value: unknown, problems: ReadProblem[]): KmsPreflight | undefined {
   const at = "status.encryptionStatus.preflight";
   if (value === undefined || value === null) return undefined;
   if (!isRecord(value)) {
-    problems.push(`${at} skipped: it is ${describeType(value)}, not an object`);
+    problems.push({ kind: "entry-wrong-type", subject: at, fields: { found: describeType(value), expected: "an object" } });
     return undefined;
   }
   const result = KmsPreflight.safeParse(value);
   if (!result.success) {
-    problems.push(`${at} skipped: ${describeIssues(result.error).join("; ")}`);
+    problems.push({ kind: "entry-skipped", subject: at, fields: { list: at, index: null, type: null, issues: describeIssues(result.error).join("; ") } });
     return undefined;
   }
   return result.data;
+}
+
+function wrongType(subject: string, value: unknown, expected: "an object" | "an array"): ReadProblem {
+  return { kind: "wrong-type", subject, fields: { found: describeType(value), expected } };
 }
