@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { describeReadProblem } from "@/lib/sources/kube/read-problem";
 import { deriveWebhookEndpointSignals } from "./derive-workload-signals";
 import { readDaemonSet, readDeployment, readEndpoints, readWebhookConfiguration } from "@/lib/sources/kube/read-workloads";
 import { deriveSignals } from "./signals";
@@ -95,7 +96,7 @@ describe("webhook service endpoints", () => {
 
   it("reads hostile Endpoints as unknown, never as an outage", () => {
     const bad = readEndpoints({ kind: "Endpoints", metadata: { name: "cloudtaser-operator-webhook", namespace: "cloudtaser-system" }, subsets: "nope" });
-    expect(bad.problems).toEqual([expect.stringContaining("subsets")]);
+    expect(bad.problems.map(describeReadProblem)).toEqual([expect.stringContaining("subsets")]);
     expect(one(deriveWebhookEndpointSignals(config("Fail"), [bad]))[0][2]).toBe("unknown");
     expect(deriveWebhookEndpointSignals(null, [])).toEqual([]);
   });

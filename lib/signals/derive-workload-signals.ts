@@ -1,5 +1,5 @@
 import { clipLine } from "@/lib/model/clip-text";
-import { quote } from "@/lib/sources/describe-input";
+import { describeReadProblem, type ReadProblem } from "@/lib/sources/kube/read-problem";
 import type { DaemonSetView, DeploymentView, EndpointsView, WebhookConfigurationView, WebhookView } from "@/lib/sources/kube/read-workloads";
 import { createSignal, type Signal } from "./signal-model";
 
@@ -15,7 +15,7 @@ export function deriveWebhookSignals(view: WebhookConfigurationView | null, now:
   }
   const name = view.name ?? "webhook configuration";
   if (view.webhooks.length === 0) {
-    const why = view.problems.length > 0 ? `: ${clipLine(view.problems.join("; "), DETAIL_LIMIT)}` : "";
+    const why = view.problems.length > 0 ? `: ${clipLine(describeAll(view.problems), DETAIL_LIMIT)}` : "";
     return [createSignal("webhook.missing", "webhook", "critical", `${name} holds no usable webhook${why}`, view, { kind: "webhook-none-usable", fields: { configuration: name, problems: view.problems.length } })];
   }
   return [
@@ -24,12 +24,12 @@ export function deriveWebhookSignals(view: WebhookConfigurationView | null, now:
   ];
 }
 
-function checkCaBundle(webhook: WebhookView, problems: string[], now: Date, warningDays: number): Signal {
+function checkCaBundle(webhook: WebhookView, problems: ReadProblem[], now: Date, warningDays: number): Signal {
   const subject = webhook.name;
   if (!webhook.caNotAfter) {
-    const own = problems.filter((p) => p.startsWith("webhooks[") && p.includes(`(${quote(webhook.name)})`));
+    const own = problems.filter((p) => "name" in p.fields && p.fields.name === webhook.name);
     const detail = webhook.caBundlePresent
-      ? `caBundle expiry unknown: ${clipLine(own.join("; ") || "no certificate could be read", DETAIL_LIMIT)}`
+      ? `caBundle expiry unknown: ${clipLine(describeAll(own) || "no certificate could be read", DETAIL_LIMIT)}`
       : "no caBundle: the API server verifies the webhook against its own trust roots";
     return createSignal("webhook.ca.expiring", subject, "unknown", detail, webhook, { kind: webhook.caBundlePresent ? "webhook-ca-unreadable" : "webhook-ca-absent", fields: { webhook: webhook.name } });
   }
@@ -60,7 +60,7 @@ export function deriveWebhookEndpointSignals(view: WebhookConfigurationView | nu
     const consequence = webhook.failurePolicy === "Fail" ? "failurePolicy Fail: matching pods are refused" : "failurePolicy Ignore: matching pods start without injection";
     if (!found) return [createSignal("webhook.no-endpoints", webhook.name, "critical", `${service} has no Endpoints object (${consequence})`, { service: webhook.service }, { kind: "webhook-endpoints-missing", fields: facts })];
     if (found.problems.length > 0 && found.ready === 0) {
-      return [createSignal("webhook.no-endpoints", webhook.name, "unknown", `${service}: endpoints could not be read: ${clipLine(found.problems.join("; "), DETAIL_LIMIT)}`, found, { kind: "webhook-endpoints-unreadable", fields: facts })];
+      return [createSignal("webhook.no-endpoints", webhook.name, "unknown", `${service}: endpoints could not be read: ${clipLine(describeAll(found.problems), DETAIL_LIMIT)}`, found, { kind: "webhook-endpoints-unreadable", fields: facts })];
     }
     if (found.ready === 0) {
       return [createSignal("webhook.no-endpoints", webhook.name, "critical", `${service} has no ready endpoints${found.notReady > 0 ? ` (${found.notReady} not ready)` : ""} (${consequence})`, found, { kind: "webhook-no-ready-endpoints", fields: { ...facts, notReady: found.notReady } })];
@@ -74,7 +74,7 @@ export function deriveOperatorSignals(view: DeploymentView): Signal[] {
   const counts = `${view.available} of ${view.replicas} replicas available`;
   if (view.available > 0) return [createSignal("operator.unavailable", subject, "ok", counts, view)];
   if (view.problems.length > 0) {
-    return [createSignal("operator.unavailable", subject, "unknown", `deployment could not be read: ${clipLine(view.problems.join("; "), DETAIL_LIMIT)}`, view, { kind: "operator-unreadable", fields: { problems: view.problems.length } })];
+    return [createSignal("operator.unavailable", subject, "unknown", `deployment could not be read: ${clipLine(describeAll(view.problems), DETAIL_LIMIT)}`, view, { kind: "operator-unreadable", fields: { problems: view.problems.length } })];
   }
   const why = [view.deleting ? "being deleted" : "", view.progressDeadlineExceeded ? "rollout past its progress deadline" : ""].filter(Boolean);
   const facts = { available: view.available, replicas: view.replicas, deleting: Boolean(view.deleting), progressDeadlineExceeded: Boolean(view.progressDeadlineExceeded) };
@@ -85,7 +85,7 @@ export function deriveEbpfSignals(view: DaemonSetView): Signal[] {
   const subject = workloadName(view, "ebpf-agent");
   const counts = `${view.ready} of ${view.desired} agent pods ready`;
   if (view.ready === 0 && view.problems.length > 0) {
-    return [createSignal("ebpf.daemonset.unavailable", subject, "unknown", `DaemonSet could not be read: ${clipLine(view.problems.join("; "), DETAIL_LIMIT)}`, view, { kind: "ebpf-unreadable", fields: { problems: view.problems.length } })];
+    return [createSignal("ebpf.daemonset.unavailable", subject, "unknown", `DaemonSet could not be read: ${clipLine(describeAll(view.problems), DETAIL_LIMIT)}`, view, { kind: "ebpf-unreadable", fields: { problems: view.problems.length } })];
   }
   // No ready agent means no enforcement anywhere, even when no node is scheduled to run one.
   if (view.ready === 0) return [createSignal("ebpf.daemonset.unavailable", subject, "critical", counts, view, { kind: "ebpf-no-ready-agents", fields: { ready: 0, desired: view.desired } })];
@@ -99,3 +99,5 @@ function workloadName(view: { name?: string; namespace?: string }, fallback: str
   if (!view.name) return fallback;
   return view.namespace ? `${view.namespace}/${view.name}` : view.name;
 }
+
+const describeAll = (problems: readonly ReadProblem[]) => problems.map(describeReadProblem).join("; ");

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { describeIssues, describeType, enumError, isRecord, quote } from "@/lib/sources/describe-input";
+import { describeIssues, describeType, enumError, isRecord } from "@/lib/sources/describe-input";
 import { readCaBundle } from "./read-ca-bundle";
+import type { ReadProblem } from "./read-problem";
 
 // CloudTaser-like workloads. "done" follows kubectl rollout status (rollout_status.go), so the dashboard
 // and an operator's terminal agree on when a rollout has finished.
@@ -37,17 +38,17 @@ export interface DeploymentView {
   done: boolean;
   progressDeadlineExceeded: boolean;
   deleting: boolean;
-  problems: string[];
+  problems: ReadProblem[];
 }
 
 export function readDeployment(obj: unknown): DeploymentView {
-  const problems: string[] = [];
+  const problems: ReadProblem[] = [];
   const root = readRoot(obj, "Deployment", problems, "Deployment");
   const meta = readMetadata(root?.metadata, problems);
   const specReplicas = isRecord(root?.spec) ? root.spec.replicas : undefined;
   let replicas = 1;
   if (specReplicas !== undefined && Count.safeParse(specReplicas).success) replicas = specReplicas as number;
-  else if (specReplicas !== undefined) problems.push(`spec.replicas is ${describeType(specReplicas)}, not a count`);
+  else if (specReplicas !== undefined) problems.push({ kind: "wrong-type", subject: "spec.replicas", fields: { found: describeType(specReplicas), expected: "a count" } });
   const status = readStatus(root?.status, DeploymentStatus, problems);
   const progressDeadlineExceeded =
     status?.conditions.some((c) => c.type === "Progressing" && c.reason === "ProgressDeadlineExceeded") ?? false;
@@ -97,11 +98,11 @@ export interface DaemonSetView {
   misscheduled: number;
   done: boolean;
   deleting: boolean;
-  problems: string[];
+  problems: ReadProblem[];
 }
 
 export function readDaemonSet(obj: unknown): DaemonSetView {
-  const problems: string[] = [];
+  const problems: ReadProblem[] = [];
   const root = readRoot(obj, "DaemonSet", problems, "DaemonSet");
   const meta = readMetadata(root?.metadata, problems);
   const status = readStatus(root?.status, DaemonSetStatus, problems);
@@ -154,30 +155,31 @@ export interface WebhookView {
 export interface WebhookConfigurationView {
   name?: string;
   webhooks: WebhookView[];
-  problems: string[];
+  problems: ReadProblem[];
 }
 
 export function readWebhookConfiguration(obj: unknown): WebhookConfigurationView {
-  const problems: string[] = [];
+  const problems: ReadProblem[] = [];
   const root = readRoot(obj, "webhook configuration", problems);
   const meta = readMetadata(root?.metadata, problems);
   const view: WebhookConfigurationView = { ...(meta.name !== undefined ? { name: meta.name } : {}), webhooks: [], problems };
   if (!root || root.webhooks === undefined || root.webhooks === null) return view;
   if (!Array.isArray(root.webhooks)) {
-    problems.push(`webhooks is ${describeType(root.webhooks)}, not an array`);
+    problems.push({ kind: "wrong-type", subject: "webhooks", fields: { found: describeType(root.webhooks), expected: "an array" } });
     return view;
   }
   root.webhooks.forEach((entry, i) => {
-    const given = isRecord(entry) && typeof entry.name === "string" ? ` (${quote(entry.name)})` : "";
+    const given = isRecord(entry) && typeof entry.name === "string" ? entry.name : null;
+    const subject = `webhooks[${i}]`;
     const result = Webhook.safeParse(entry);
     if (!result.success) {
-      problems.push(`webhooks[${i}]${given} skipped: ${describeIssues(result.error).join("; ")}`);
+      problems.push({ kind: "entry-skipped", subject, fields: { list: "webhooks", index: i, type: null, name: given, issues: describeIssues(result.error).join("; ") } });
       return;
     }
     const { name, failurePolicy, timeoutSeconds, clientConfig } = result.data;
-    if (!clientConfig.service && !clientConfig.url) problems.push(`webhooks[${i}]${given}: clientConfig has neither service nor url`);
+    if (!clientConfig.service && !clientConfig.url) problems.push({ kind: "webhook-no-target", subject, fields: { name: given } });
     const ca = readCaBundle(clientConfig.caBundle);
-    if (ca.problem) problems.push(`webhooks[${i}]${given}: ${ca.problem}`);
+    if (ca.problem) problems.push({ kind: "webhook-ca-unreadable", subject, fields: { name: given, reason: ca.problem } });
     view.webhooks.push({
       name,
       failurePolicy,
@@ -197,18 +199,18 @@ export interface EndpointsView {
   /** Addresses that receive traffic, and those that exist but are not ready. */
   ready: number;
   notReady: number;
-  problems: string[];
+  problems: ReadProblem[];
 }
 
 const EndpointSubsets = z.array(z.object({ addresses: z.array(z.unknown()).nullish(), notReadyAddresses: z.array(z.unknown()).nullish() }).passthrough()).nullish();
 
 /** A core/v1 Endpoints object: how many addresses behind its Service are ready. */
 export function readEndpoints(obj: unknown): EndpointsView {
-  const problems: string[] = [];
+  const problems: ReadProblem[] = [];
   const root = readRoot(obj, "Endpoints", problems, "Endpoints");
   const meta = readMetadata(root?.metadata, problems);
   const subsets = EndpointSubsets.safeParse(root?.subsets);
-  if (!subsets.success) problems.push(...describeIssues(subsets.error, "subsets"));
+  if (!subsets.success) problems.push(...invalidFields(subsets.error, "subsets"));
   const list = subsets.success ? (subsets.data ?? []) : [];
   return {
     ...identity(meta),
@@ -218,30 +220,30 @@ export function readEndpoints(obj: unknown): EndpointsView {
   };
 }
 
-function readRoot(obj: unknown, label: string, problems: string[], kind?: string): Record<string, unknown> | undefined {
+function readRoot(obj: unknown, label: string, problems: ReadProblem[], kind?: string): Record<string, unknown> | undefined {
   if (!isRecord(obj)) {
-    problems.push(`${label} is ${describeType(obj)}, not an object`);
+    problems.push({ kind: "wrong-type", subject: label, fields: { found: describeType(obj), expected: "an object" } });
     return undefined;
   }
   if (kind && obj.kind !== undefined && obj.kind !== kind) {
-    problems.push(`kind is ${typeof obj.kind === "string" ? quote(obj.kind) : describeType(obj.kind)}, expected ${quote(kind)}`);
+    problems.push({ kind: "wrong-kind", subject: "kind", fields: { kind: typeof obj.kind === "string" ? obj.kind : null, found: describeType(obj.kind), expected: kind } });
   }
   return obj;
 }
 
-function readMetadata(value: unknown, problems: string[]): z.infer<typeof Metadata> {
+function readMetadata(value: unknown, problems: ReadProblem[]): z.infer<typeof Metadata> {
   if (value === undefined) return {};
   const result = Metadata.safeParse(value);
   if (result.success) return result.data;
-  problems.push(...describeIssues(result.error, "metadata"));
+  problems.push(...invalidFields(result.error, "metadata"));
   return {};
 }
 
-function readStatus<T>(value: unknown, schema: z.ZodType<T>, problems: string[]): T | undefined {
+function readStatus<T>(value: unknown, schema: z.ZodType<T>, problems: ReadProblem[]): T | undefined {
   // A missing status is an object no controller has reconciled yet: not done, but not malformed.
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
-  problems.push(...describeIssues(result.error, "status"));
+  problems.push(...invalidFields(result.error, "status"));
   return undefined;
 }
 
@@ -256,4 +258,8 @@ function identity(meta: z.infer<typeof Metadata>): { name?: string; namespace?: 
     ...(meta.name !== undefined ? { name: meta.name } : {}),
     ...(meta.namespace !== undefined ? { namespace: meta.namespace } : {}),
   };
+}
+
+function invalidFields(error: z.ZodError, at: string): ReadProblem[] {
+  return describeIssues(error, at).map((issue) => ({ kind: "invalid-field", subject: at, fields: { issue } }));
 }
