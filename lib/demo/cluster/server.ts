@@ -209,7 +209,7 @@ export class SimServer {
   private async control(req: IncomingMessage, res: ServerResponse, url: URL, role: "admin" | "read"): Promise<void> {
     const cluster = this.cluster;
     if (req.method === "GET" && url.pathname === "/demo/v1/scenarios") return sendJson(res, 200, { scenarios: listScenarios(cluster) });
-    const m = /^\/sim\/v1\/scenarios\/([a-z0-9.-]+)$/.exec(url.pathname);
+    const m = /^\/demo\/v1\/scenarios\/([a-z0-9.-]+)$/.exec(url.pathname);
     if (m && (req.method === "POST" || req.method === "DELETE")) {
       if (role !== "admin") return sendJson(res, 403, { error: "this token may only read; scenarios need the admin token" });
       try {
