@@ -1,5 +1,5 @@
-import type { KmsMetricName, KmsMetrics, MetricSeries } from "@/lib/sources/prometheus/kms-metrics";
-import { fromMetricValue, type MetricValue } from "@/lib/sources/prometheus/metric-value";
+import type { KmsMetricName, KmsMetrics, MetricSeries } from "@/lib/sources/kms-metric-types";
+import { fromMetricValue, type MetricValue } from "@/lib/sources/metric-value";
 import { KEYID_CHANGES_WARNING, LATENCY_WARNING_SECONDS, TTL_WARNING_SECONDS } from "@/lib/signals/derive-metric-signals";
 import { formatMetric, Sparkline } from "./sparkline";
 import { age } from "./kms-matrix-table";

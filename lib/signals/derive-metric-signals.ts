@@ -1,5 +1,5 @@
-import type { KmsMetricName, KmsMetrics, MetricSeries } from "@/lib/sources/prometheus/kms-metrics";
-import { fromMetricValue, type MetricValue } from "@/lib/sources/prometheus/metric-value";
+import type { KmsMetricName, KmsMetrics, MetricSeries } from "@/lib/sources/kms-metric-types";
+import { fromMetricValue, type MetricValue } from "@/lib/sources/metric-value";
 import { clipLine } from "@/lib/model/clip-text";
 import { compareNatural } from "@/lib/model/natural-order";
 import { createSignal, type ProblemOf, type Signal, type SignalId } from "./signal-model";

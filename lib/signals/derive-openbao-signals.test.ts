@@ -1,10 +1,9 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { fixtureText } from "@/test/fixture-files";
 import { parseOpenBaoHealth, parseTransitKey } from "@/lib/sources/probes/parse-openbao";
 import { deriveSignals, type Signal } from "./signals";
 
-const text = (name: string) => readFileSync(path.resolve(import.meta.dirname, "../../test/fixtures", name), "utf8");
+const text = fixtureText;
 const NOW = new Date("2026-08-20T10:15:00Z");
 const summary = (signals: Signal[]) => Object.fromEntries(signals.map((s) => [s.id, s.state]));
 const openbao = (code: number, file: string) => deriveSignals({ now: NOW, openbao: parseOpenBaoHealth(code, text(file)) });

@@ -1,12 +1,11 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { fixtureText } from "@/test/fixture-files";
 import { describeReadProblem } from "@/lib/sources/kube/read-problem";
 import { deriveWebhookEndpointSignals } from "./derive-workload-signals";
 import { readDaemonSet, readDeployment, readEndpoints, readWebhookConfiguration } from "@/lib/sources/kube/read-workloads";
 import { deriveSignals } from "./signals";
 
-const fixture = (name: string) => JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../test/fixtures", name), "utf8"));
+const fixture = (name: string) => JSON.parse(fixtureText(name));
 const NOW = new Date("2026-08-20T10:15:00Z");
 
 describe("deriveSignals from the webhook fixture", () => {

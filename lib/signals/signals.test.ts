@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { fixtureText, repoFile } from "@/test/fixture-files";
 import { parse } from "yaml";
 import { sampleKmsMetrics } from "@/test/sample-metrics";
 import { buildKmsMatrix, type KmsNode } from "@/lib/model/kms-matrix";
@@ -10,7 +9,7 @@ import { readOperatorStatus } from "@/lib/sources/kube/read-operator-status";
 import { readDaemonSet, readDeployment, readWebhookConfiguration } from "@/lib/sources/kube/read-workloads";
 import { deriveSignals, SIGNAL_IDS, type Signal, type SignalInput } from "./signals";
 
-const text = (name: string) => readFileSync(path.resolve(import.meta.dirname, "../../test/fixtures", name), "utf8");
+const text = fixtureText;
 const fixture = (name: string) => JSON.parse(text(name));
 const NOW = new Date("2026-08-20T10:15:00Z");
 const masters = (): KmsNode[] => ["master-0", "master-1", "master-2"].map((name) => ({ name, controlPlane: true, firstSeen: "2026-08-12T07:22:18Z" }));
@@ -23,7 +22,7 @@ const states = (signals: Signal[], id: string) => signals.filter((s) => s.id ===
 const healthzBodies = () => text("kas-healthz-kms-providers-master-1.txt").split("\n").filter((l) => l !== "" && !l.startsWith("#"));
 
 describe("deriveSignals: every id is in the catalog", () => {
-  const catalogIds = new Set((parse(readFileSync(path.resolve(import.meta.dirname, "../../catalog/signals.yaml"), "utf8")) as { id: string }[]).map((s) => s.id));
+  const catalogIds = new Set((parse(repoFile("catalog/signals.yaml")) as { id: string }[]).map((s) => s.id));
 
   it("lists only ids that catalog/signals.yaml defines", () => {
     expect(SIGNAL_IDS.filter((id) => !catalogIds.has(id))).toEqual([]);

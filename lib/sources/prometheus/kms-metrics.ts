@@ -1,5 +1,6 @@
 import { PrometheusQueryError, queryInstant, queryRange, type PromSeries } from "./client";
-import { toMetricValue, type MetricValue } from "./metric-value";
+import type { KmsMetric, KmsMetricName, KmsMetrics, KmsQueryError, MetricSeries, MetricUnit } from "@/lib/sources/kms-metric-types";
+import { toMetricValue } from "@/lib/sources/metric-value";
 
 // The KMS metrics Faultline reads from a cluster's Prometheus, as PromQL, and their collection into one
 // JSON-serialisable KmsMetrics: the value now per series plus a short history for sparklines. Each
@@ -59,54 +60,12 @@ export const KMS_QUERIES = {
     unit: "count",
     promql: `sum by (instance, node, resource) (increase(apiserver_storage_transformation_operations_total{transformation_type="to_storage",transformer_prefix="identity"}[${KEYID_WINDOW}]))`,
   },
-} as const satisfies Record<string, { unit: MetricUnit; promql: string }>;
+} as const satisfies Record<KmsMetricName, { unit: MetricUnit; promql: string }>;
 
-export type MetricUnit = "seconds" | "per-second" | "count" | "state";
-export type KmsMetricName = keyof typeof KMS_QUERIES;
 export const KMS_METRIC_NAMES = Object.keys(KMS_QUERIES) as KmsMetricName[];
 
-export { fromMetricValue, toMetricValue, type MetricValue } from "./metric-value";
-
-export interface MetricSeries {
-  /** Only the labels that identify a KMS series: instance, node, key_id, provider_name, method. */
-  labels: Record<string, string>;
-  /** The value at `at`; null when the series is in the history but has no value now. */
-  value: MetricValue | null;
-  /** Sparkline history, oldest first; t in ms, v null where the value is NaN or infinite. */
-  points: { t: number; v: number | null }[];
-}
-
-export interface KmsQueryError {
-  metric: KmsMetricName;
-  query: "instant" | "range";
-  kind: PrometheusQueryError["kind"] | "internal";
-  status?: number;
-  errorType?: string;
-  message: string;
-}
-
-export interface KmsMetric {
-  name: KmsMetricName;
-  unit: MetricUnit;
-  promql: string;
-  /** false when the instant query failed: the series (if any) come from the history alone. */
-  answered: boolean;
-  series: MetricSeries[];
-  /** Series dropped beyond MAX_SERIES_PER_METRIC. */
-  truncated?: number;
-}
-
-export interface KmsMetrics {
-  /** The Prometheus base URL without credentials. */
-  source: string;
-  /** ISO time the values are for. */
-  at: string;
-  history: { start: string; end: string; stepSeconds: number };
-  metrics: Record<KmsMetricName, KmsMetric>;
-  errors: KmsQueryError[];
-  /** Wall-clock milliseconds the whole collection took. */
-  tookMs: number;
-}
+export { fromMetricValue, toMetricValue, type MetricValue } from "@/lib/sources/metric-value";
+export type { KmsMetric, KmsMetricName, KmsMetrics, KmsQueryError, MetricSeries, MetricUnit } from "@/lib/sources/kms-metric-types";
 
 const KEPT_LABELS = ["instance", "node", "key_id", "provider_name", "method", "resource"];
 
