@@ -1,5 +1,5 @@
 import { clipLine } from "@/lib/model/clip-text";
-import type { OpenBaoHealth, TransitKey } from "@/lib/sources/probes/parse-openbao";
+import type { OpenBaoHealth, TransitKey, TransitKeyProblem } from "@/lib/sources/probes/parse-openbao";
 import { createSignal, type ProblemOf, type Signal, type SignalId } from "./signal-model";
 
 // OpenBao's seal state and the Transit key the KMS plugin wraps DEKs with. Each input yields every check
@@ -8,7 +8,7 @@ import { createSignal, type ProblemOf, type Signal, type SignalId } from "./sign
 export type OpenBaoInput = OpenBaoHealth | { unreachable: true; error: string };
 
 /** A parsed Transit key plus the versions stored data still needs, or the reason it could not be read. */
-export type TransitInput = (TransitKey & { versionsInUse?: number[] }) | { kind: "problem"; problem: string; name?: string };
+export type TransitInput = (TransitKey & { versionsInUse?: number[] }) | { kind: "problem"; problem: string; failure?: TransitKeyProblem["failure"]; name?: string };
 
 const OPENBAO = "openbao";
 const DETAIL_LIMIT = 300;
@@ -63,7 +63,8 @@ export function deriveOpenBaoSignals(input: OpenBaoInput): Signal[] {
 export function deriveTransitSignals(input: TransitInput): Signal[] {
   if (input.kind === "problem") {
     const subject = input.name ? `transit/${input.name}` : "transit";
-    const unread = { kind: "transit-key-unreadable", fields: { key: input.name ?? null, problem: input.problem } };
+    // OpenBao's own "no" (an errors list, as for a key that does not exist) is a missing key; anything else could not be read.
+    const unread = { kind: input.failure === "read-failed" ? "transit-key-missing" : "transit-key-unreadable", fields: { key: input.name ?? null, problem: input.problem } };
     return [
       createSignal("transit.key.missing", subject, "critical", clipLine(input.problem, DETAIL_LIMIT), input, unread),
       ...unknowns(["transit.key.deletion-allowed", "transit.key.min-decryption-raised"], subject, "the Transit key could not be read", input, unread),

@@ -33,7 +33,7 @@ describe("structured problems on the demo cluster's signals", () => {
     expect(missing).toEqual([]);
     // The scenarios do turn signals away from ok, so the check above had something to check.
     expect(seen).toBeGreaterThan(20);
-    expect([...kinds]).toEqual(expect.arrayContaining(["plugin-error", "openbao-sealed", "webhook-configuration-missing"]));
+    expect([...kinds]).toEqual(expect.arrayContaining(["plugin-error", "kek-disagreement", "openbao-sealed", "transit-key-missing", "webhook-configuration-missing"]));
   }, 240_000);
 
   it("says what is wrong in fields, not only in the sentence: a sealed OpenBao and an unhealthy plugin", async () => {

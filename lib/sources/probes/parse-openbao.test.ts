@@ -141,11 +141,12 @@ describe("parseTransitKey", () => {
     missing.data.latest_version = "3";
     expect(parseTransitKey(missing)).toEqual({
       kind: "problem",
+      failure: "malformed",
       problem: "transit key data is invalid: data.deletion_allowed is missing; data.latest_version: Invalid input: expected number, received string",
     });
-    expect(parseTransitKey({ errors: [] })).toEqual({ kind: "problem", problem: "transit key read failed: no such key (empty errors list)" });
-    expect(parseTransitKey({ errors: ["permission denied"] })).toEqual({ kind: "problem", problem: 'transit key read failed: "permission denied"' });
-    expect(parseTransitKey("k8s-kek")).toEqual({ kind: "problem", problem: "transit key response: invalid JSON: unexpected \"k\"" });
-    expect(parseTransitKey({ data: null })).toEqual({ kind: "problem", problem: "transit key response has no data object (data is null)" });
+    expect(parseTransitKey({ errors: [] })).toEqual({ kind: "problem", failure: "read-failed", problem: "transit key read failed: no such key (empty errors list)" });
+    expect(parseTransitKey({ errors: ["permission denied"] })).toEqual({ kind: "problem", failure: "read-failed", problem: 'transit key read failed: "permission denied"' });
+    expect(parseTransitKey("k8s-kek")).toEqual({ kind: "problem", failure: "malformed", problem: "transit key response: invalid JSON: unexpected \"k\"" });
+    expect(parseTransitKey({ data: null })).toEqual({ kind: "problem", failure: "malformed", problem: "transit key response has no data object (data is null)" });
   });
 });

@@ -154,21 +154,28 @@ export interface TransitKey {
   problems: string[];
 }
 
-export function parseTransitKey(envelope: unknown): TransitKey | { kind: "problem"; problem: string } {
+/** Why a Transit key answer gave no key: OpenBao said so (an errors list: no such key), or the answer is malformed. */
+export interface TransitKeyProblem {
+  kind: "problem";
+  failure: "read-failed" | "malformed";
+  problem: string;
+}
+
+export function parseTransitKey(envelope: unknown): TransitKey | TransitKeyProblem {
   const decoded = decodeBody(envelope);
-  if (!decoded.ok) return { kind: "problem", problem: `transit key response: ${decoded.error}` };
+  if (!decoded.ok) return { kind: "problem", failure: "malformed", problem: `transit key response: ${decoded.error}` };
   const value = decoded.value;
-  if (!isRecord(value)) return { kind: "problem", problem: `transit key response is ${describeType(value)}, not an object` };
+  if (!isRecord(value)) return { kind: "problem", failure: "malformed", problem: `transit key response is ${describeType(value)}, not an object` };
   if (!isRecord(value.data)) {
     if (Array.isArray(value.errors)) {
       const errors = value.errors.map((e) => quote(String(e))).join(", ");
-      return { kind: "problem", problem: `transit key read failed: ${errors || "no such key (empty errors list)"}` };
+      return { kind: "problem", failure: "read-failed", problem: `transit key read failed: ${errors || "no such key (empty errors list)"}` };
     }
-    return { kind: "problem", problem: `transit key response has no data object (data is ${describeType(value.data)})` };
+    return { kind: "problem", failure: "malformed", problem: `transit key response has no data object (data is ${describeType(value.data)})` };
   }
   const result = TransitKeyData.safeParse(value.data);
   if (!result.success) {
-    return { kind: "problem", problem: `transit key data is invalid: ${describeIssues(result.error, "data").join("; ")}` };
+    return { kind: "problem", failure: "malformed", problem: `transit key data is invalid: ${describeIssues(result.error, "data").join("; ")}` };
   }
   const data = result.data;
   const problems: string[] = [];
