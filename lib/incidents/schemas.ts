@@ -28,6 +28,21 @@ export type IncidentListQuery = z.infer<typeof IncidentListQuery>;
 
 export const IncidentId = z.coerce.number({ message: "must be an incident number" }).int("must be an incident number").min(1, "must be an incident number").max(2_147_483_647, "must be an incident number");
 
+/** /incidents/[id]/... */
+export const IncidentParams = z.object({ id: IncidentId });
+/** A runbook session's number: one message, whatever is wrong with it. */
+const SessionId = z.unknown().transform((value, ctx) => {
+  const id = IncidentId.safeParse(value);
+  if (id.success) return id.data;
+  ctx.addIssue({ code: "custom", message: "must be a session number" });
+  return z.NEVER;
+});
+/** /incidents/[id]/runbook-sessions/[sid]/... */
+export const SessionParams = IncidentParams.extend({ sid: SessionId });
+
+/** A retried note with the same Idempotency-Key is added once. */
+export const NoteHeaders = z.object({ "Idempotency-Key": z.string().trim().min(1, "must be 1-200 characters").max(200, "must be 1-200 characters").optional() });
+
 export const AcknowledgeBody = z.strictObject({ actor: Actor, note: z.string().trim().min(1).max(2000).optional() });
 export type AcknowledgeBody = z.infer<typeof AcknowledgeBody>;
 
@@ -48,5 +63,11 @@ export const StepBody = z.strictObject({
   evidence: z.unknown().optional(),
 });
 export type StepBody = z.infer<typeof StepBody>;
+
+/** The webhook's ?cluster= (its first value), for alerts without a cluster label. */
+export const WebhookSearch = z
+  .instanceof(URLSearchParams)
+  .transform((params): { cluster?: string } => (params.has("cluster") ? { cluster: params.get("cluster")! } : {}))
+  .pipe(z.object({ cluster: z.string().regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "must be a lowercase cluster name").optional() }));
 
 export const ExportQuery = z.strictObject({ format: z.enum(["markdown", "json"], { message: "must be markdown or json" }).default("markdown") });
