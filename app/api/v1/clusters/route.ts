@@ -1,4 +1,4 @@
-import { listClusters } from "@/lib/clusters/queries";
+import { listClusters } from "@/lib/views/clusters";
 import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";

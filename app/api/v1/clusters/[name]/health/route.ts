@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { readClusterHealth } from "@/lib/clusters/queries";
+import { readClusterHealth } from "@/lib/views/clusters";
 import { json, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";

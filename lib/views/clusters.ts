@@ -2,8 +2,8 @@ import "server-only";
 import { NotFound } from "@/lib/errors";
 import { getClusterHealth, getMonitorRole, listClusterHealth, listMonitoredNames } from "@/lib/monitor/monitor";
 
-// The monitored clusters as the API serves them, from the monitor's latest reads. (Belongs with the registry
-// of the latest health, lib/live, once it exists.)
+// The monitored clusters as the API (/api/v1/clusters) shows them, from the monitor's latest reads. Not in
+// lib/clusters, which the monitor itself imports (its config): a cycle.
 
 const NOT_READ = { state: "unknown", line: "not read yet" } as const;
 
