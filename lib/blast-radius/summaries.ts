@@ -7,7 +7,14 @@ import { summariseKmsFailures } from "./view";
 // of which failures block start-up or lose data).
 
 export function listBlastRadiusSummaries() {
-  const pages = listBlastRadiusPages().map(({ id, title, keyProperty, ifItBreaks, dependsOn }) => ({ id, title, keyProperty, ifItBreaks, dependsOn, url: `/blast-radius/${id}` }));
+  const pages = listBlastRadiusPages().map(({ id, title, keyProperty, ifItBreaks, dependsOn }) => ({
+    id,
+    title,
+    keyProperty,
+    ifItBreaks,
+    dependsOn,
+    url: `/blast-radius/${id}`,
+  }));
   return { count: pages.length, pages };
 }
 
@@ -19,5 +26,13 @@ export function readBlastRadiusDetail(component: string) {
   if (component !== "kms-plugin") return body;
   const s = summariseKmsFailures();
   const ids = (list: { id: string }[]) => list.map((e) => e.id);
-  return { ...body, summary: { blocksStartup: ids(s.blocksStartup), partlyBlocksStartup: ids(s.partlyBlocksStartup), losesData: ids(s.losesData), confidentialityLoss: ids(s.confidentiality) } };
+  return {
+    ...body,
+    summary: {
+      blocksStartup: ids(s.blocksStartup),
+      partlyBlocksStartup: ids(s.partlyBlocksStartup),
+      losesData: ids(s.losesData),
+      confidentialityLoss: ids(s.confidentiality),
+    },
+  };
 }

@@ -16,8 +16,16 @@ async function runningDemo() {
 /** Where the demo cluster listens, its scenarios and what it says now. */
 export async function readDemo() {
   const demo = await getDemoCluster();
-  if (!demo) throw new NotFound("the demo cluster is not running (FAULTLINE_DEMO=off, or it failed to start: see the server log)", { extra: { running: false } });
-  return { running: true, simulated: true, url: demo.sim.endpoints.url, kubeconfig: demo.sim.kubeconfigPath, scenarios: listScenarios(demo.cluster), now: readDemoSnapshot(demo.cluster) };
+  if (!demo)
+    throw new NotFound("the demo cluster is not running (FAULTLINE_DEMO=off, or it failed to start: see the server log)", { extra: { running: false } });
+  return {
+    running: true,
+    simulated: true,
+    url: demo.sim.endpoints.url,
+    kubeconfig: demo.sim.kubeconfigPath,
+    scenarios: listScenarios(demo.cluster),
+    now: readDemoSnapshot(demo.cluster),
+  };
 }
 
 /** Injects (on) or clears a scenario; the scenarios after. */

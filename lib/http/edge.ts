@@ -80,14 +80,20 @@ export function createEdge(routes: EdgeRoutes, handle: Handle) {
     if (expectsContinue) res.writeContinue();
     const read = await readBoundedBody(req, decision.limit);
     if ("aborted" in read) return void res.destroy();
-    if ("tooLarge" in read) return reply(req, res, tooLarge(routes, decision.limit, method, routes.label(target.split(/[?#]/)[0]), { bytes: read.tooLarge, declared: false }));
+    if ("tooLarge" in read)
+      return reply(req, res, tooLarge(routes, decision.limit, method, routes.label(target.split(/[?#]/)[0]), { bytes: read.tooLarge, declared: false }));
     return handle(replayRequest(req, read.body), res);
   };
 
   const onConnect = (req: IncomingMessage, socket: Duplex) => {
     const decision = decide("CONNECT", req.url ?? "", undefined, routes) as Refusal;
     const body = JSON.stringify({ error: decision.error });
-    const head = [`HTTP/1.1 ${decision.status} ${STATUS_CODES[decision.status]}`, "Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`, "Connection: close"];
+    const head = [
+      `HTTP/1.1 ${decision.status} ${STATUS_CODES[decision.status]}`,
+      "Content-Type: application/json",
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      "Connection: close",
+    ];
     if (decision.allow) head.push(`Allow: ${decision.allow.join(", ")}`);
     socket.on("error", () => socket.destroy());
     socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);

@@ -32,7 +32,8 @@ export async function readJson(request: Request, limit = BODY_LIMIT): Promise<un
   if (depthOf(parsed, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) throw Invalid.fields({ body: [`nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels`] });
   const report = emptyReport();
   const value = cleanValue(parsed, { maxDepth: MAX_BODY_DEPTH + 1, maxItems: Number.MAX_SAFE_INTEGER }, report);
-  if (changed(report)) console.warn(`[faultline] ${request.method} ${new URL(request.url).pathname.slice(0, 200)}: cleaned the request body: ${describeReport(report)}`);
+  if (changed(report))
+    console.warn(`[faultline] ${request.method} ${new URL(request.url).pathname.slice(0, 200)}: cleaned the request body: ${describeReport(report)}`);
   return value;
 }
 

@@ -40,7 +40,8 @@ describe("every route handler", () => {
 });
 
 const params = <T extends Record<string, string>>(p: T) => ({ params: Promise.resolve(p) });
-const post = (url: string, body: string, headers: Record<string, string> = {}) => new NextRequest(`http://127.0.0.1:3000${url}`, { method: "POST", body, headers });
+const post = (url: string, body: string, headers: Record<string, string> = {}) =>
+  new NextRequest(`http://127.0.0.1:3000${url}`, { method: "POST", body, headers });
 
 describe("route()", () => {
   const Params = z.object({ id: z.coerce.number({ message: "must be a number" }).int("must be a number") });
@@ -51,13 +52,23 @@ describe("route()", () => {
     const handler = route({ params: Params, query: Query, body: z.object({ x: z.number() }), run });
     const res = await handler(post("/things/x?format=c&colour=red", "{not json"), params({ id: "x" }));
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: "invalid request", fields: { id: ["must be a number"], format: ["must be a or b"], body: ['Unrecognized key: "colour"'] } });
+    expect(await res.json()).toEqual({
+      error: "invalid request",
+      fields: { id: ["must be a number"], format: ["must be a or b"], body: ['Unrecognized key: "colour"'] },
+    });
     expect(run).not.toHaveBeenCalled();
   });
 
   it("hands the parsed input to the one call and answers its result", async () => {
     const run = vi.fn(({ params, query, headers, body }) => ({ params, query, headers, body }));
-    const handler = route({ params: Params, query: Query, headers: z.object({ "Idempotency-Key": z.string().max(5, "must be 1-5 characters").optional() }), body: z.object({ text: z.string() }), run, reply: { status: 201, headers: { "Cache-Control": "no-store" } } });
+    const handler = route({
+      params: Params,
+      query: Query,
+      headers: z.object({ "Idempotency-Key": z.string().max(5, "must be 1-5 characters").optional() }),
+      body: z.object({ text: z.string() }),
+      run,
+      reply: { status: 201, headers: { "Cache-Control": "no-store" } },
+    });
     const res = await handler(post("/things/7?format=b", '{"text":"a\\u0000b"}', { "idempotency-key": "k1" }), params({ id: "7" }));
     expect(res.status).toBe(201);
     expect(res.headers.get("cache-control")).toBe("no-store");

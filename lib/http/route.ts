@@ -79,7 +79,10 @@ async function parseInput<P, Q, H, B, R>(request: Request, context: RouteContext
   const url = new URL(request.url);
   const params = e.params?.safeParse((await context?.params) ?? {});
   const query = (e.search ?? e.query)?.safeParse(e.search ? url.searchParams : Object.fromEntries(url.searchParams));
-  const refused: FieldErrors = { ...(params?.success === false ? fieldErrors(params.error) : {}), ...(query?.success === false ? fieldErrors(query.error) : {}) };
+  const refused: FieldErrors = {
+    ...(params?.success === false ? fieldErrors(params.error) : {}),
+    ...(query?.success === false ? fieldErrors(query.error) : {}),
+  };
   if (Object.keys(refused).length > 0) throw Invalid.fields(refused);
   const headers = e.headers && parse(e.headers, Object.fromEntries(Object.keys(e.headers.shape).map((name) => [name, request.headers.get(name) ?? undefined])));
   let body: unknown = undefined;

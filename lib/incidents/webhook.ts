@@ -21,13 +21,21 @@ export async function receiveDelivery(db: Db, body: unknown, cluster: string | u
   if ("tooMany" in parsed) throw retryLater(overBound({ alerts: parsed.tooMany }));
   if ("fields" in parsed) throw Invalid.fields(parsed.fields);
   const { delivery } = parsed;
-  for (const r of delivery.refused.slice(0, 20)) console.warn(log(`refused alert ${r.index} (${r.alert}, fingerprint ${r.fingerprint ?? "none"}): ${JSON.stringify(r.fields)}`));
+  for (const r of delivery.refused.slice(0, 20))
+    console.warn(log(`refused alert ${r.index} (${r.alert}, fingerprint ${r.fingerprint ?? "none"}): ${JSON.stringify(r.fields)}`));
   if (delivery.refused.length > 20) console.warn(log(`refused ${delivery.refused.length} alerts in all (first 20 logged)`));
   if (changed(delivery.cleaned)) console.warn(log(`cleaned the delivery's text: ${describeReport(delivery.cleaned)}`));
   try {
     const outcomes = await ingestDelivery(db, delivery);
     const count = (result: string) => outcomes.filter((o) => o.result === result).length;
-    const summary = { received: outcomes.length, recorded: count("recorded"), duplicate: count("duplicate"), unmatched: count("unmatched"), refused: count("refused"), truncatedAlerts: delivery.truncatedAlerts };
+    const summary = {
+      received: outcomes.length,
+      recorded: count("recorded"),
+      duplicate: count("duplicate"),
+      unmatched: count("unmatched"),
+      refused: count("refused"),
+      truncatedAlerts: delivery.truncatedAlerts,
+    };
     if (delivery.truncatedAlerts > 0) console.warn(log(`Alertmanager left out ${delivery.truncatedAlerts} alerts of group ${delivery.groupKey} (max_alerts)`));
     return { ...summary, ...(changed(delivery.cleaned) ? { cleaned: describeReport(delivery.cleaned) } : {}), outcomes };
   } catch (error) {
