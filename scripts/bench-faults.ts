@@ -9,7 +9,7 @@ import { performance } from "node:perf_hooks";
 import { ClusterConfig } from "@/lib/clusters/config";
 import { DEFAULT_WATCH_TUNING } from "@/lib/kube/watch";
 import { pollOnce, type Monitored } from "@/lib/monitor/monitor";
-import { newMemo } from "@/lib/monitor/persist";
+import { newMemo } from "@/lib/store/persist";
 import { SimCluster } from "@/lib/demo/cluster/cluster";
 import { kubeconfigFor } from "@/lib/demo/cluster/kubeconfig";
 import { setScenario } from "@/lib/demo/cluster/scenarios";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { ClusterConfig } from "@/lib/clusters/config";
 import { pollOnce, type Monitored } from "@/lib/monitor/monitor";
-import { newMemo } from "@/lib/monitor/persist";
+import { newMemo } from "@/lib/store/persist";
 import { SimCluster } from "@/lib/demo/cluster/cluster";
 import { kubeconfigFor } from "@/lib/demo/cluster/kubeconfig";
 import { SimServer } from "@/lib/demo/cluster/server";

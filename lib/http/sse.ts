@@ -1,8 +1,10 @@
-// A Server-Sent Events response: `subscribe` is handed a function that sends one "change" event with the
-// given data, and returns how to unsubscribe. A comment every 15 s keeps proxies from closing the stream;
+// A Server-Sent Events response: `subscribe` is handed a function that sends one named event with the given
+// data, and returns how to unsubscribe. A comment every 15 s keeps proxies from closing the stream;
 // everything is released when the browser goes away.
 
-export function eventStream(request: Request, subscribe: (change: (data: unknown) => void) => () => void): Response {
+export type SendEvent = (event: string, data: unknown) => void;
+
+export function eventStream(request: Request, subscribe: (send: SendEvent) => () => void): Response {
   const encoder = new TextEncoder();
   let cleanup = () => {};
   const stream = new ReadableStream<Uint8Array>({
@@ -15,7 +17,7 @@ export function eventStream(request: Request, subscribe: (change: (data: unknown
         }
       };
       send("retry: 3000\n\n");
-      const stop = subscribe((data) => send(`event: change\ndata: ${JSON.stringify(data)}\n\n`));
+      const stop = subscribe((event, data) => send(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
       const keepAlive = setInterval(() => send(": keep-alive\n\n"), 15_000);
       cleanup = () => {
         stop();

@@ -1,11 +1,24 @@
 import { createHash } from "node:crypto";
 import type { Delivery } from "./alertmanager-delivery";
-import type { AlertOutcome } from "./ingest-alerts";
 import { appendEvent, type Tx } from "./tx";
 
 // What a delivery did not bring: alerts Alertmanager left out (max_alerts, sent as truncatedAlerts) and alerts
 // Faultline refused. Each incident the delivery's alerts went to gets one event per delivery, so the on-call
 // knows the group is bigger than what the incident shows.
+
+/** What became of one alert of a delivery (ingest-alerts.ts writes it; the gaps are counted from it). */
+export interface AlertOutcome {
+  alert: string;
+  status: "firing" | "resolved";
+  incidentId: number | null;
+  /** recorded; duplicate (delivered before); unmatched (resolved, but no incident holds it); refused (invalid, see fields) */
+  result: "recorded" | "duplicate" | "unmatched" | "refused";
+  unknownLinks: string[];
+  /** Why a refused alert was refused, per field. */
+  fields?: Record<string, string[]>;
+  /** What cleaning changed in this alert ("1 character replaced"), when anything. */
+  cleaned?: string;
+}
 
 const SHOWN_REFUSALS = 20;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;

@@ -1,4 +1,6 @@
 import type { Signal } from "@/lib/health/signal-model";
+import type { CommittedRound } from "@/lib/store/persist";
+import { loadJudgements, saveJudgements } from "@/lib/store/judgements";
 import { cleanText, cleanValue } from "@/lib/text/outside-text";
 import { reasonOf, unitOf, type Refusal } from "@/lib/text/refusal";
 import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "./config";
@@ -7,8 +9,9 @@ import { closeIncident, joinIncident, loadViews, openIncident, refreshSuspects, 
 import { decideRound, incidentHealthySince, type Observation, type RuleState, type Trigger } from "./rules";
 import { appendEvent, inTransaction, RaceLost, type Db, type Tx } from "./tx";
 
-// One monitor round of one cluster through the incident rules, in one transaction: the rules' memory is
-// read and written with the incidents it decides about, so a crash or a restart neither loses nor repeats.
+// One monitor round of one cluster through the incident rules, in one transaction: the rules' memory (the rule
+// columns of the one signal-state table, lib/store/judgements.ts) is read and written with the incidents it
+// decides about, so a crash or a restart neither loses nor repeats.
 // Each decision runs under its own savepoint: one the database refuses is rolled back alone, its rule memory
 // is kept as it was (so it is tried again next round), and the others are committed.
 
@@ -24,21 +27,12 @@ export interface RoundOutcome {
 }
 
 async function loadRuleState(tx: Tx, cluster: string): Promise<RuleState> {
-  const rows = await tx.incidentRuleState.findMany({ where: { cluster } });
-  return new Map(rows.map((r) => [fingerprintOf(r), { signal: r.signal, subject: r.subject, state: r.state as Observation["state"], since: r.since, streak: r.streak, handled: r.handled, detail: r.detail }]));
+  const rows = await loadJudgements(tx, cluster);
+  return new Map(rows.map((r) => [fingerprintOf({ cluster, ...r }), { ...r, state: r.state as Observation["state"] }]));
 }
 
 async function saveRuleState(tx: Tx, cluster: string, state: RuleState, changed: string[], now: Date): Promise<void> {
-  const rows = changed.map((fp) => state.get(fp)!).filter(Boolean);
-  if (rows.length === 0) return;
-  await tx.$executeRaw`
-    INSERT INTO "incident_rule_states" ("cluster", "signal", "subject", "state", "since", "streak", "handled", "detail", "updated_at")
-    SELECT ${cluster}, s.signal, s.subject, s.state, s.since, s.streak, s.handled, s.detail, ${now}
-    FROM unnest(${rows.map((r) => r.signal)}::text[], ${rows.map((r) => r.subject)}::text[], ${rows.map((r) => r.state)}::text[],
-                ${rows.map((r) => r.since.toISOString())}::timestamptz[], ${rows.map((r) => r.streak)}::int[], ${rows.map((r) => r.handled)}::boolean[],
-                ${rows.map((r) => cleanText(r.detail, 2000))}::text[]) AS s(signal, subject, state, since, streak, handled, detail)
-    ON CONFLICT ("cluster", "signal", "subject") DO UPDATE SET "state" = EXCLUDED."state", "since" = EXCLUDED."since", "streak" = EXCLUDED."streak",
-      "handled" = EXCLUDED."handled", "detail" = EXCLUDED."detail", "updated_at" = EXCLUDED."updated_at"`;
+  await saveJudgements(tx, cluster, changed.map((fp) => state.get(fp)!).filter(Boolean), now);
 }
 
 const member = (cluster: string, t: Trigger): MemberInput => ({ cluster, signal: t.signal, subject: t.subject, source: "signal", state: t.state, detail: t.detail, severity: t.severity });
@@ -145,6 +139,11 @@ export async function applyRound(db: Db, cluster: string, signals: Signal[], now
     if (refused.length > 0) outcome.refused = refused;
     return outcome;
   });
+}
+
+/** Judges what the store committed for one round (the monitor's round: compose, commit, judge). */
+export function judgeCommitted(db: Db, committed: CommittedRound, config: IncidentRulesConfig = DEFAULT_RULES_CONFIG): Promise<RoundOutcome> {
+  return applyRound(db, committed.cluster, committed.signals, committed.at, config);
 }
 
 const logged = new Map<string, string>();

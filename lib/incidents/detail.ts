@@ -1,6 +1,6 @@
 import { NotFound } from "@/lib/errors";
 import type { Signal } from "@/lib/health/signal-model";
-import { getClusterHealth } from "@/lib/monitor/monitor";
+import { getClusterHealth } from "@/lib/live/registry";
 import { describeLive } from "./live";
 import { renderJson, renderMarkdown } from "./postmortem";
 import { getIncident } from "./queries";
@@ -8,7 +8,7 @@ import type { Db } from "./tx";
 
 // One incident as the API serves it: what is stored, and what live data says about it now.
 
-/** The latest signals of a cluster, as the monitor last read them (none before the first read). */
+/** The latest signals of a cluster, as last read (none before the first read). */
 export function liveSignalsOf(cluster: string): Signal[] {
   return getClusterHealth(cluster)?.signals ?? [];
 }

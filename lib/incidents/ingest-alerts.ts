@@ -1,8 +1,8 @@
-import { announceIncidents } from "@/lib/monitor/changes";
+import { announceIncidents } from "@/lib/live/bus";
 import { getCatalog } from "@/lib/catalog/queries";
 import { mapAlert, type AlertmanagerPayload, type MappedAlert } from "./alertmanager";
 import type { Delivery } from "./alertmanager-delivery";
-import { recordGaps } from "./alert-gaps";
+import { recordGaps, type AlertOutcome } from "./alert-gaps";
 import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "./config";
 import { fingerprintOf } from "./fingerprint";
 import { appendEvents, holdersOf, joinMany, resolveMembers } from "./alert-bulk";
@@ -20,19 +20,6 @@ export const ALERT_ACTOR = "alertmanager";
 /** Alerts per transaction: small enough to stay far inside the transaction timeout, large enough to be quick. */
 export const ALERT_BATCH = 250;
 const SUSPECT_BATCH = 50;
-
-export interface AlertOutcome {
-  alert: string;
-  status: "firing" | "resolved";
-  incidentId: number | null;
-  /** recorded; duplicate (delivered before); unmatched (resolved, but no incident holds it); refused (invalid, see fields) */
-  result: "recorded" | "duplicate" | "unmatched" | "refused";
-  unknownLinks: string[];
-  /** Why a refused alert was refused, per field. */
-  fields?: Record<string, string[]>;
-  /** What cleaning changed in this alert ("1 character replaced"), when anything. */
-  cleaned?: string;
-}
 
 /** A store failure part-way through a delivery: the batches before it are committed, the retry skips them. */
 export class DeliveryFailed extends Error {

@@ -2,7 +2,7 @@ import "server-only";
 import { getCatalog } from "@/lib/catalog/queries";
 import { getDb } from "@/lib/db/client";
 import { listRunbooks } from "@/lib/runbooks/queries";
-import { getClusterHealth, listMonitoredNames } from "@/lib/monitor/monitor";
+import { getClusterHealth, listMonitoredNames } from "@/lib/live/registry";
 import { describeLive } from "./live";
 import { getIncident } from "./queries";
 import { suggestRunbooks } from "./suggest";

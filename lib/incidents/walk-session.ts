@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
 import type { Signal } from "@/lib/health/signal-model";
-import { getClusterHealth, listMonitoredNames } from "@/lib/monitor/monitor";
+import { getClusterHealth, listMonitoredNames } from "@/lib/live/registry";
 import { IncidentId } from "./schemas";
 
 // What /runbooks/[id]?incident=&session= needs: the incident, its session of this runbook, and the cluster's

@@ -8,7 +8,7 @@ import { migratedDatabase } from "@/test/incident-db";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { pollOnce } from "./monitor";
 import { pollUntil, startSimMonitor, type SimMonitor } from "@/test/demo-monitor";
-import { persistRound } from "./persist";
+import { persistRound } from "@/lib/store/persist";
 import { rawRequest } from "@/test/demo-request";
 
 // A hostile reporter writes a NUL and a lone surrogate into the operator CR through the API server (the

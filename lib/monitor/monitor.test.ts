@@ -7,7 +7,7 @@ import type { SimServer } from "@/lib/demo/cluster/server";
 import { createTestDatabase } from "@/test/database";
 import { pollUntil as pollUntilOn, startSimMonitor, type SimMonitor } from "@/test/demo-monitor";
 import { followOnce, pollOnce, type Monitored } from "./monitor";
-import { newMemo, persistRound } from "./persist";
+import { newMemo, persistRound } from "@/lib/store/persist";
 
 // The monitor against the simulated cluster over HTTP, with the real client: what the page will show.
 

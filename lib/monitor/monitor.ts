@@ -4,20 +4,20 @@ import { loadEnv } from "@/lib/env";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { composeClusterHealth, type ClusterHealth } from "@/lib/health/cluster-health";
 import { connect, type KubeAccess } from "@/lib/kube/client";
-import { applyRound, sweepIncidents } from "@/lib/incidents/apply-round";
+import { judgeRound } from "@/lib/incidents/judge";
+import { publishHealth, registerCluster, setMonitorRole, type MonitorRole } from "@/lib/live/registry";
+import { commitRound, loadPersisted, newMemo, type CommittedRound, type PersistMemo } from "@/lib/store/persist";
 import type { Refusal } from "@/lib/text/refusal";
-import { announce, announceIncidents } from "./changes";
 import { collect, type CollectTarget, type Sources } from "./collect";
 import { intake, newIntakeMemo, type IntakeMemo } from "./intake";
 import { createClusterLock } from "./leader";
-import { loadPersisted, newMemo, persistRound, type PersistMemo } from "./persist";
 import { startWatches, stopWatches, watchedSources, watchesSettled, type Watches } from "./watched";
 
-// One loop per cluster inside each server process. The process holding the cluster's advisory lock
-// watches the cluster's objects, probes its HTTP endpoints every round, and stores changes in Postgres;
-// the others serve what it stored. A watched change is composed and pushed at once, without waiting
-// for the next round. Pages and APIs read the latest health from memory, so any number of open tabs
-// costs the cluster nothing.
+// Loop, lock, compose, commit: one loop per cluster inside each server process. The process holding the
+// cluster's advisory lock (leader.ts) watches the cluster's objects and probes its endpoints every round,
+// composes the health, publishes it (lib/live: the registry pages read, pushes to open pages), commits what
+// changed to the store (lib/store), and hands each round's commit to the incident rules (lib/incidents).
+// The others serve what it stored. A watched change is composed, published and committed at once.
 
 export interface Monitored {
   target: CollectTarget;
@@ -26,11 +26,12 @@ export interface Monitored {
   health?: ClusterHealth;
   timer?: NodeJS.Timeout;
   memo: PersistMemo;
-  persisting?: boolean;
+  /** A commit to the store in flight (a round waits for it; a watched change skips it, the next one writes both). */
+  committing?: Promise<CommittedRound | undefined>;
   /** An incident round is being written (rounds never overlap; a skipped one is simply the next). */
   judging?: boolean;
   /** "leader" reads the cluster; "follower" serves what the leader stored (another process holds the lock). */
-  role: "leader" | "follower" | "alone";
+  role: MonitorRole;
   access?: KubeAccess;
   /** The leader's watches on the cluster's objects; none while following. */
   watches?: Watches;
@@ -54,6 +55,9 @@ function monitors(): Map<string, Monitored> {
   store[KEY] ??= new Map();
   return store[KEY];
 }
+
+// The web reads these from lib/live; kept here until the pages and routes that still import them move (issue 13).
+export { getClusterHealth, getMonitorRole, listClusterHealth, listMonitoredNames } from "@/lib/live/registry";
 
 export async function pollOnce(entry: Monitored, now: () => Date = () => new Date()): Promise<ClusterHealth> {
   // One connection per monitor; built again after a round the API server did not answer (a rotated
@@ -91,11 +95,11 @@ function cleanIntake<T extends Partial<Sources>>(entry: Monitored, sources: T): 
   return intake(sources, (entry.intake ??= newIntakeMemo()), (line) => console.warn(`[faultline] monitor ${entry.target.cluster.name}: ${line}`));
 }
 
-/** Health from the entry's sources as they are, announced to open pages when it changed. */
+/** Health from the entry's sources as they are, published to pages (pushed when it changed). */
 function publish(entry: Monitored, at: Date): ClusterHealth {
   const refused = [...[...entry.memo.refused.values()].map((r) => ({ ...r, stage: "store" as const })), ...(entry.judgeRefused ?? []).map((r) => ({ ...r, stage: "judge" as const }))];
   entry.health = composeClusterHealth({ name: entry.target.cluster.name, simulated: entry.simulated, intervalSeconds: entry.target.cluster.intervalSeconds, sources: entry.sources, now: at, prometheusNote: entry.target.prometheusNote, cleaned: entry.intake?.notes, refused });
-  announce(entry.health);
+  if (monitors().get(entry.target.cluster.name) === entry) publishHealth(entry.health);
   return entry.health;
 }
 
@@ -105,7 +109,7 @@ function scheduleCompose(entry: Monitored): void {
     entry.composeTimer = undefined;
     if (!entry.watches) return;
     composeNow(entry, new Date());
-    persistInBackground(entry);
+    void commit(entry, false);
   }, COMPOSE_DEBOUNCE_MS);
   entry.composeTimer.unref();
 }
@@ -124,6 +128,7 @@ export function startMonitor(target: CollectTarget, opts: { simulated: boolean; 
   if (previous?.timer) clearInterval(previous.timer);
   if (previous) stopReading(previous);
   const entry: Monitored = { target, simulated: opts.simulated, sources: {}, memo: newMemo(), role: "alone" };
+  registerCluster(target.cluster.name, entry.role);
   const url = loadEnv().DATABASE_URL;
   const lock = url
     ? createClusterLock(url, target.cluster.name, (error) => console.error(`[faultline] monitor ${target.cluster.name}: lost the monitor lock (${error.message}); retrying`))
@@ -136,15 +141,14 @@ export function startMonitor(target: CollectTarget, opts: { simulated: boolean; 
     try {
       const leading = lock ? await lock.tryAcquire().catch(() => false) : true;
       const db = lock ? database() : undefined;
+      entry.role = !leading && db ? "follower" : lock ? "leader" : "alone";
+      setMonitorRole(target.cluster.name, entry.role);
       if (!leading && db) {
-        entry.role = "follower";
         stopReading(entry);
         await followOnce(entry, db);
       } else {
-        entry.role = lock ? "leader" : "alone";
         await pollOnce(entry);
-        persistInBackground(entry);
-        judgeInBackground(entry);
+        void commitAndJudge(entry);
       }
     } catch (error) {
       console.error(`[faultline] monitor ${target.cluster.name}: ${(error as Error).message}`);
@@ -182,16 +186,27 @@ async function restore(entry: Monitored): Promise<void> {
   entry.memo = memo;
 }
 
-/** Writes changes without holding up the next poll; a round that fails is retried with the next. */
-function persistInBackground(entry: Monitored): void {
+/**
+ * Commits the entry's latest health to the store without holding up the next poll; a commit that fails is
+ * retried with the next. A round waits for a commit in flight and then writes its own; a watched change skips.
+ */
+async function commit(entry: Monitored, round: boolean): Promise<CommittedRound | undefined> {
   const db = database();
-  if (!db || !entry.health || entry.persisting) return;
-  entry.persisting = true;
-  persistRound(db, entry.health, entry.sources, entry.memo, new Date())
-    .catch((error: unknown) => console.error(`[faultline] monitor ${entry.target.cluster.name}: could not store health: ${lastLine((error as Error).message)}`))
-    .finally(() => {
-      entry.persisting = false;
+  if (!db || !entry.health) return undefined;
+  if (entry.committing && !round) return undefined;
+  const previous = entry.committing;
+  const work = (async () => {
+    await previous;
+    const health = entry.health!;
+    return commitRound(db, health, entry.sources, entry.memo, new Date()).catch((error: unknown) => {
+      console.error(`[faultline] monitor ${entry.target.cluster.name}: could not store health: ${lastLine((error as Error).message)}`);
+      return undefined;
     });
+  })();
+  entry.committing = work;
+  const committed = await work;
+  if (entry.committing === work) entry.committing = undefined;
+  return committed;
 }
 
 /** Prisma's messages start with a blank line and the call site; the reason is the last line. */
@@ -200,48 +215,24 @@ function lastLine(message: string): string {
 }
 
 /**
- * One observation round of the incident rules for this cluster (leader only: followers would count the
- * same observation twice). Runs per poll, not per watch event, so "N consecutive observations" means rounds.
+ * One round: commit, then the incident rules judge what was committed (leader only: followers would count the
+ * same observation twice). Runs per poll, not per watch event, so "N consecutive observations" means rounds;
+ * a round whose judging would overlap the previous one's is simply not judged (the next is).
  */
-function judgeInBackground(entry: Monitored): void {
+async function commitAndJudge(entry: Monitored): Promise<void> {
   const db = database();
-  if (!db || !entry.health || entry.judging) return;
+  if (!db || !entry.health) return;
+  if (entry.judging) return void commit(entry, false);
   entry.judging = true;
-  const health = entry.health;
-  const rules = loadEnv().FAULTLINE_INCIDENT_RULES;
-  applyRound(db, health.name, health.signals, new Date(), rules)
-    .then(async (outcome) => {
-      entry.judgeRefused = outcome.refused;
-      const touched = [...outcome.opened, ...outcome.joined, ...outcome.reopened, ...outcome.resolved];
-      // Incidents held only by alerts for clusters no monitor reads resolve here too, about once a minute.
-      if (Date.now() - lastSweep >= SWEEP_INTERVAL_MS) {
-        lastSweep = Date.now();
-        touched.push(...(await sweepIncidents(db, new Date(), rules)));
-      }
-      if (touched.length > 0 || outcome.transitions > 0) announceIncidents(touched);
-    })
-    .catch((error: unknown) => console.error(`[faultline] monitor ${health.name}: could not apply the incident rules: ${lastLine((error as Error).message)}`))
-    .finally(() => {
-      entry.judging = false;
-    });
-}
-
-const SWEEP_INTERVAL_MS = 60_000;
-let lastSweep = 0;
-
-export function listClusterHealth(): ClusterHealth[] {
-  return [...monitors().values()].flatMap((m) => (m.health ? [m.health] : []));
-}
-
-export function getClusterHealth(name: string): ClusterHealth | undefined {
-  return monitors().get(name)?.health;
-}
-
-/** Whether this process reads the cluster itself ("leader" or "alone") or serves another's results. */
-export function getMonitorRole(name: string): Monitored["role"] | undefined {
-  return monitors().get(name)?.role;
-}
-
-export function listMonitoredNames(): string[] {
-  return [...monitors().keys()];
+  const name = entry.target.cluster.name;
+  try {
+    const committed = await commit(entry, true);
+    // A round the store could not write is judged all the same, as composed (the rules' memory is their own transaction).
+    const round = committed ?? { cluster: name, at: new Date(), signals: entry.health.signals, transitions: [] };
+    entry.judgeRefused = await judgeRound(db, round, loadEnv().FAULTLINE_INCIDENT_RULES);
+  } catch (error) {
+    console.error(`[faultline] monitor ${name}: could not apply the incident rules: ${lastLine((error as Error).message)}`);
+  } finally {
+    entry.judging = false;
+  }
 }

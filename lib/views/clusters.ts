@@ -1,9 +1,9 @@
 import "server-only";
 import { NotFound } from "@/lib/errors";
-import { getClusterHealth, getMonitorRole, listClusterHealth, listMonitoredNames } from "@/lib/monitor/monitor";
+import { getMonitorRole, getVersionedHealth, listClusterHealth, listMonitoredNames } from "@/lib/live/registry";
 
-// The monitored clusters as the API (/api/v1/clusters) shows them, from the monitor's latest reads. Not in
-// lib/clusters, which the monitor itself imports (its config): a cycle.
+// The monitored clusters as the API (/api/v1/clusters) shows them, from the registry of the latest health
+// (lib/live): one read model per view, as the pages' are.
 
 const NOT_READ = { state: "unknown", line: "not read yet" } as const;
 
@@ -25,9 +25,9 @@ export function listClusters() {
   return { clusters };
 }
 
-/** A monitored cluster's health; `pending` until the monitor has read it once. */
+/** A monitored cluster's health, with the version of the last push (lib/live/health-push.ts); `pending` until read once. */
 export function readClusterHealth(name: string) {
   if (!listMonitoredNames().includes(name)) throw new NotFound(`no cluster named "${name}"`, { extra: { name, clusters: listMonitoredNames() } });
-  const health = getClusterHealth(name);
+  const health = getVersionedHealth(name);
   return health ? { health } : { pending: { name, summary: NOT_READ } };
 }

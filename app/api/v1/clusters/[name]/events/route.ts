@@ -1,13 +1,22 @@
 import { eventStream } from "@/lib/http/sse";
 import { notFound } from "@/lib/http/json";
-import { onChange } from "@/lib/monitor/changes";
-import { listMonitoredNames } from "@/lib/monitor/monitor";
+import { onHealth } from "@/lib/live/bus";
+import { listMonitoredNames } from "@/lib/live/registry";
 
 export const dynamic = "force-dynamic";
 
-/** Server-Sent Events: "change" whenever this cluster's health changes. */
+/**
+ * Server-Sent Events: "health" (a HealthPush of what changed, lib/live/health-push.ts) whenever this cluster's
+ * health changes as a viewer would notice; "change" ({ cluster }) beside it for pages that still refetch.
+ */
 export async function GET(request: Request, { params }: { params: Promise<{ name: string }> }) {
   const { name } = await params;
   if (!listMonitoredNames().includes(name)) return notFound(`no cluster named "${name}"`, { name });
-  return eventStream(request, (change) => onChange((cluster) => cluster === name && change({ cluster })));
+  return eventStream(request, (send) =>
+    onHealth((push) => {
+      if (push.cluster !== name) return;
+      send("health", push);
+      send("change", { cluster: name });
+    }),
+  );
 }

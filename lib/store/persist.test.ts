@@ -5,7 +5,7 @@ import { migrate } from "@/lib/db/migrate";
 import type { ClusterHealth } from "@/lib/health/cluster-health";
 import { createTestDatabase } from "@/test/database";
 import { loadPersisted, newMemo, persistRound } from "./persist";
-import type { Sources } from "./collect";
+import type { Sources } from "@/lib/monitor/collect";
 
 // On a real PostgreSQL: only changes are written, and a restart gets back what was known.
 

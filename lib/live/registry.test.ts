@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ClusterHealth } from "@/lib/health/cluster-health";
-import { announce, onChange } from "./changes";
+import { onHealth } from "./bus";
+import { publishHealth } from "./registry";
 
 const health = (state: "ok" | "critical", checkedAt: string): ClusterHealth => ({
   name: "prod",
@@ -17,12 +18,12 @@ const health = (state: "ok" | "critical", checkedAt: string): ClusterHealth => (
 describe("health change announcements", () => {
   it("announce only what a viewer would notice, not the clock moving on", () => {
     const heard: string[] = [];
-    const stop = onChange((cluster) => heard.push(cluster));
-    announce(health("ok", "2026-08-20T10:00:00Z"));
-    announce(health("ok", "2026-08-20T10:00:02Z"));
-    announce(health("critical", "2026-08-20T10:00:04Z"));
+    const stop = onHealth((push) => heard.push(push.cluster));
+    publishHealth(health("ok", "2026-08-20T10:00:00Z"));
+    publishHealth(health("ok", "2026-08-20T10:00:02Z"));
+    publishHealth(health("critical", "2026-08-20T10:00:04Z"));
     stop();
-    announce(health("ok", "2026-08-20T10:00:06Z"));
+    publishHealth(health("ok", "2026-08-20T10:00:06Z"));
     expect(heard).toEqual(["prod", "prod"]);
   });
 });

@@ -4,11 +4,12 @@ import type { ClusterHealth } from "@/lib/health/cluster-health";
 import type { Signal } from "@/lib/health/signal-model";
 import { cleanText, cleanValue } from "@/lib/text/outside-text";
 import { reasonOf, unitOf, type Refusal } from "@/lib/text/refusal";
-import type { Sources } from "./collect";
-import type { SourceState } from "./sources";
+import type { Sources } from "@/lib/monitor/collect";
+import type { SourceState } from "@/lib/monitor/sources";
 
-// Keeps live health in Postgres: the current state of each signal, an append-only history of its
-// changes, and the last thing each source returned. Only changes are written, so a quiet cluster
+// The store: keeps live health in Postgres: the current state of each signal (the one signal-state table, whose
+// rule columns lib/store/judgements.ts reads and writes), an append-only history of its changes, and the last
+// thing each source returned. Only changes are written, so a quiet cluster
 // of 5,000 nodes costs nothing per poll. A signal or source the database refuses fails alone: it is
 // logged, kept in the memo for the page, tried again next round, and the others are stored.
 
@@ -32,6 +33,7 @@ function hashOf(source: SourceState, memo: PersistMemo): string {
   return hash;
 }
 const key = (signal: string, subject: string) => `${signal}\u0000${subject}`;
+export const compareKeys = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const EVIDENCE_LIMIT = 16_384;
 const SNAPSHOT_MIN_INTERVAL_MS = 10_000;
 
@@ -43,10 +45,27 @@ function evidenceJson(evidence: unknown): string | null {
 
 type Row = { signal: Signal; detail: string; evidence: string | null };
 
-async function writeSignals(db: PrismaClient, cluster: string, rows: Row[], memo: PersistMemo, now: Date): Promise<void> {
+/** One committed change of a signal's state (a row of signal_transitions). */
+export interface SignalChange {
+  signal: string;
+  subject: string;
+  previous: string | null;
+  state: string;
+}
+
+/** What one commit wrote: the round's signals as committed, and the transitions it recorded. */
+export interface CommittedRound {
+  cluster: string;
+  at: Date;
+  signals: Signal[];
+  transitions: SignalChange[];
+}
+
+async function writeSignals(db: PrismaClient, cluster: string, rows: Row[], memo: PersistMemo, now: Date, committed: SignalChange[]): Promise<void> {
+  const changes = rows.map(({ signal: s }) => ({ signal: s.id, subject: s.subject, previous: memo.signals.get(key(s.id, s.subject)) ?? null, state: s.state }));
   await db.$transaction([
     db.signalTransition.createMany({
-      data: rows.map(({ signal: s, detail }) => ({ cluster, signal: s.id, subject: s.subject, previous: memo.signals.get(key(s.id, s.subject)) ?? null, state: s.state, at: now, detail })),
+      data: rows.map(({ detail }, i) => ({ cluster, ...changes[i], at: now, detail })),
     }),
     db.$executeRawUnsafe(
       `INSERT INTO "signal_states" ("cluster", "signal", "subject", "state", "since", "detail", "evidence", "updated_at")
@@ -67,6 +86,7 @@ async function writeSignals(db: PrismaClient, cluster: string, rows: Row[], memo
     memo.signals.set(key(s.id, s.subject), s.state);
     memo.refused.delete(key(s.id, s.subject));
   }
+  committed.push(...changes);
 }
 
 /** Records a unit the database refused; logs it once per reason. */
@@ -78,17 +98,24 @@ function refuse(memo: PersistMemo, cluster: string, unitKey: string, unit: strin
 
 /** Writes what changed since the last round; returns how many signal transitions were recorded. */
 export async function persistRound(db: PrismaClient, health: ClusterHealth, sources: Sources, memo: PersistMemo, now: Date): Promise<number> {
+  return (await commitRound(db, health, sources, memo, now)).transitions.length;
+}
+
+/** Writes what changed since the last commit; returns what was committed, for the incident rules to judge. */
+export async function commitRound(db: PrismaClient, health: ClusterHealth, sources: Sources, memo: PersistMemo, now: Date): Promise<CommittedRound> {
+  const committed: SignalChange[] = [];
   // A refused signal that is gone from the round (or a source no longer read) is no longer a problem to show.
   const present = new Set([...health.signals.map((s) => key(s.id, s.subject)), ...Object.keys(sources).map((name) => `source\u0000${name}`)]);
   for (const unitKey of memo.refused.keys()) if (!present.has(unitKey)) memo.refused.delete(unitKey);
-  const changed = health.signals.filter((s) => memo.signals.get(key(s.id, s.subject)) !== s.state);
+  // In key order, so this write and the rules' (lib/store/judgements.ts) lock shared rows in the same order.
+  const changed = health.signals.filter((s) => memo.signals.get(key(s.id, s.subject)) !== s.state).sort((a, b) => compareKeys(key(a.id, a.subject), key(b.id, b.subject)));
   // Signals arrive clean from the monitor's intake; cleaning again here keeps any other caller from stopping the round.
   const rows: Row[] = changed.map((s) => ({ signal: s, detail: cleanText(s.detail, 2000), evidence: evidenceJson(cleanValue(s.evidence)) }));
   // Together in one transaction; a unit refused before is written alone, and a batch that fails is split in
   // halves until the refused units stand alone (a few dozen writes for one bad signal among 15,000).
   const write = async (part: Row[]): Promise<void> => {
     try {
-      await writeSignals(db, health.name, part, memo, now);
+      await writeSignals(db, health.name, part, memo, now, committed);
     } catch (error) {
       if (part.length === 1) return refuse(memo, health.name, key(part[0].signal.id, part[0].signal.subject), unitOf(part[0].signal.id, part[0].signal.subject), error);
       const half = Math.ceil(part.length / 2);
@@ -122,7 +149,7 @@ export async function persistRound(db: PrismaClient, health: ClusterHealth, sour
       refuse(memo, health.name, `source\u0000${source.name}`, `source ${source.name}`, error);
     }
   }
-  return rows.filter((r) => !memo.refused.has(key(r.signal.id, r.signal.subject))).length;
+  return { cluster: health.name, at: now, signals: health.signals, transitions: committed };
 }
 
 /** What a restarted server knew: each source's last-known value, and each signal's state. */

@@ -1,0 +1,52 @@
+import { EventEmitter } from "node:events";
+import type { HealthPush } from "./health-push";
+
+// The one event bus of the live pipeline: health pushes per cluster (lib/live/registry.ts publishes them) and
+// incident changes (the incident writers announce them once committed). One emitter per process on globalThis:
+// route handlers and the monitor live in different bundles.
+
+const KEY = Symbol.for("faultline.live-bus");
+
+export interface IncidentsPush {
+  /** Counts every announcement of this process, so a page can tell it missed none. */
+  version: number;
+  /** Incidents whose rows changed (may be empty: "something changed"). */
+  ids: number[];
+}
+
+interface Bus {
+  emitter: EventEmitter;
+  incidentsVersion: number;
+}
+
+function bus(): Bus {
+  const store = globalThis as unknown as Record<symbol, Bus | undefined>;
+  if (!store[KEY]) {
+    const emitter = new EventEmitter();
+    emitter.setMaxListeners(0); // one listener per open tab
+    store[KEY] = { emitter, incidentsVersion: Date.now() };
+  }
+  return store[KEY];
+}
+
+function on<T>(event: string, listener: (data: T) => void): () => void {
+  const { emitter } = bus();
+  emitter.on(event, listener);
+  return () => emitter.off(event, listener);
+}
+
+/** Sends a cluster's health push to every listener (the registry calls it; nothing else should). */
+export function emitHealth(push: HealthPush): void {
+  bus().emitter.emit("health", push);
+}
+
+export const onHealth = (listener: (push: HealthPush) => void) => on("health", listener);
+
+/** Tells open incident pages that incidents changed; call it once the write has committed. */
+export function announceIncidents(ids: number[]): void {
+  const b = bus();
+  b.incidentsVersion += 1;
+  b.emitter.emit("incidents", { version: b.incidentsVersion, ids } satisfies IncidentsPush);
+}
+
+export const onIncidents = (listener: (push: IncidentsPush) => void) => on("incidents", listener);

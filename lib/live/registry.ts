@@ -1,0 +1,93 @@
+import { createHash } from "node:crypto";
+import type { ClusterHealth } from "@/lib/health/cluster-health";
+import { emitHealth } from "./bus";
+import { diffHealth, type HealthPush } from "./health-push";
+
+// The latest ClusterHealth of every monitored cluster in this process, with its version: pages and APIs read
+// it from memory (any number of open tabs costs the cluster nothing). A new health that a viewer would notice
+// gets the next version and goes out on the bus as a push of what changed since the last one.
+
+export type MonitorRole = "leader" | "follower" | "alone";
+
+interface Entry {
+  role: MonitorRole;
+  health?: ClusterHealth;
+  /** The health as of `version`: what the next push is a diff from. */
+  pushed?: ClusterHealth;
+  version: number;
+  fingerprint?: string;
+}
+
+const KEY = Symbol.for("faultline.live-registry");
+
+function entries(): Map<string, Entry> {
+  const store = globalThis as unknown as Record<symbol, Map<string, Entry> | undefined>;
+  store[KEY] ??= new Map();
+  return store[KEY];
+}
+
+/** A cluster is monitored from now on (again: its health and version carry over). */
+export function registerCluster(name: string, role: MonitorRole = "alone"): void {
+  const entry = entries().get(name);
+  if (entry) entry.role = role;
+  // Versions start at the clock so a restarted process never reuses one that a page still holds.
+  else entries().set(name, { role, version: Date.now() });
+}
+
+export function setMonitorRole(name: string, role: MonitorRole): void {
+  const entry = entries().get(name);
+  if (entry) entry.role = role;
+}
+
+/** What a viewer would notice: statuses, reasons, signal states, sources up or down; not the clock. */
+export function fingerprint(health: ClusterHealth): string {
+  const visible = {
+    summary: health.summary,
+    cells: health.matrix?.cells.map((c) => [c.node, c.keyID, c.status, c.kekID, c.detail, c.stale, c.future, c.orphaned]),
+    rows: health.matrix?.rows.map((r) => [r.node, r.state]),
+    servers: health.serverMatrices?.map((m) => [m.server, m.matrix.cells.map((c) => [c.node, c.keyID, c.status, c.detail, c.stale])]),
+    signals: health.signals.map((s) => [s.id, s.subject, s.state]),
+    sources: health.sources.map((s) => [s.name, s.up]),
+    disagreement: health.disagreement,
+  };
+  return createHash("sha1").update(JSON.stringify(visible)).digest("hex");
+}
+
+/** Keeps a cluster's new health; pushes what changed when a viewer would notice. Returns the push, if any. */
+export function publishHealth(health: ClusterHealth): HealthPush | undefined {
+  if (!entries().has(health.name)) registerCluster(health.name);
+  const entry = entries().get(health.name)!;
+  entry.health = health;
+  const print = fingerprint(health);
+  if (entry.fingerprint === print) return undefined;
+  entry.fingerprint = print;
+  const base = entry.pushed ? entry.version : null;
+  entry.version += 1;
+  const push = diffHealth(entry.pushed, health, entry.version, base);
+  entry.pushed = health;
+  emitHealth(push);
+  return push;
+}
+
+export function getClusterHealth(name: string): ClusterHealth | undefined {
+  return entries().get(name)?.health;
+}
+
+/** The latest health with the version of the last push, for a page to apply the following pushes to. */
+export function getVersionedHealth(name: string): (ClusterHealth & { version: number }) | undefined {
+  const entry = entries().get(name);
+  return entry?.health ? { ...entry.health, version: entry.version } : undefined;
+}
+
+export function listClusterHealth(): ClusterHealth[] {
+  return [...entries().values()].flatMap((e) => (e.health ? [e.health] : []));
+}
+
+/** Whether this process reads the cluster itself ("leader" or "alone") or serves another's results. */
+export function getMonitorRole(name: string): MonitorRole | undefined {
+  return entries().get(name)?.role;
+}
+
+export function listMonitoredNames(): string[] {
+  return [...entries().keys()];
+}
