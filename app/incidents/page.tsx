@@ -10,7 +10,7 @@ import type { IncidentRow } from "@/components/incidents/types";
 import { getDb } from "@/lib/db/client";
 import { loadEnv } from "@/lib/env";
 import { listIncidents } from "@/lib/incidents/queries";
-import { fieldErrors } from "@/lib/incidents/request";
+import { fieldErrors } from "@/lib/errors";
 import { IncidentListQuery } from "@/lib/incidents/schemas";
 import { listMonitoredNames } from "@/lib/monitor/monitor";
 

@@ -2,11 +2,12 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
+import { Conflict, DomainError, NotFound } from "@/lib/errors";
 import type { SimCluster } from "./cluster";
 import { ApiFaults } from "./faults";
 import { PUBLIC_PATHS, serveApiServer } from "./apiserver";
 import { renderBeaconHealth, renderOpenBaoHealth, renderPluginMetrics, renderTransitKey } from "./render-endpoints";
-import { listScenarios, ScenarioError, setScenario } from "./scenarios";
+import { listScenarios, setScenario } from "./scenarios";
 import { sendJson, sendStatus, sendText } from "./status";
 import { makeServingTls, type ServingTls } from "./tls";
 
@@ -218,7 +219,8 @@ export class SimServer {
         await setScenario(cluster, m[1], req.method === "POST", { node, variant });
         return sendJson(res, 200, { scenarios: listScenarios(cluster) });
       } catch (error) {
-        if (error instanceof ScenarioError) return sendJson(res, error.status, { error: error.message });
+        // This stands in for a cluster's own control API, not Faultline's web edge: its own three statuses.
+        if (error instanceof DomainError) return sendJson(res, error instanceof NotFound ? 404 : error instanceof Conflict ? 409 : 400, { error: error.message });
         throw error;
       }
     }
