@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { acknowledgeIncident, addNote, resolveIncident } from "./actions";
 import { applyRound, sweepIncidents } from "./apply-round";
-import { parseRulesConfig } from "./config";
+import { parseRulesConfig } from "@/lib/incident-rules-config";
 import { Conflict, NotFound } from "@/lib/errors";
 import { getIncident, listIncidents } from "./queries";
 import { renderMarkdown } from "./postmortem";

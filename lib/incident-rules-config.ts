@@ -1,6 +1,7 @@
 import { z } from "zod";
 
-// When the rules open, group, resolve and reopen incidents (docs/incidents.md). Times in seconds.
+// The incident rules' settings: when they open, group, resolve and reopen incidents (docs/incidents.md), in
+// seconds. Beside lib/env.ts, which reads them from the environment, so neither imports lib/incidents.
 
 export const IncidentRulesConfig = z.strictObject({
   /** A critical signal opens an incident after this many consecutive observations... */
