@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RULES_CONFIG } from "./incidents/config";
+import { DEFAULT_RULES_CONFIG } from "./incident-rules-config";
 import { EnvError, parseEnv } from "./env";
 
 describe("environment", () => {

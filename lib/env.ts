@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import { IncidentRulesConfig } from "@/lib/incidents/config";
+import { IncidentRulesConfig } from "@/lib/incident-rules-config";
 
 // The one place that reads process.env. Everything else asks loadEnv().
 

@@ -42,3 +42,9 @@ export function observeRequest(method: string, route: string, status: number, se
   httpRequests.inc(labels);
   httpDuration.observe(labels, seconds);
 }
+
+/** The exposition /metrics serves: its text and content type. */
+export async function renderMetrics(): Promise<{ text: string; contentType: string }> {
+  const { registry } = getMetrics();
+  return { text: await registry.metrics(), contentType: registry.contentType };
+}

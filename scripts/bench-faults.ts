@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { ClusterConfig } from "@/lib/clusters/config";
-import { DEFAULT_WATCH_TUNING } from "@/lib/kube/watch";
+import { DEFAULT_WATCH_TUNING } from "@/lib/sources/kube/watch";
 import { pollOnce, type Monitored } from "@/lib/monitor/monitor";
 import { newMemo } from "@/lib/store/persist";
 import { SimCluster } from "@/lib/demo/cluster/cluster";

@@ -2,8 +2,8 @@
 // grows (the KMS matrices, rollup and every signal from the simulator's objects). Per-row work must stay
 // linear: the ratio between sizes says so, whatever the machine is doing.
 import { performance } from "node:perf_hooks";
-import { composeClusterHealth } from "@/lib/health/cluster-health";
-import type { Sources } from "@/lib/monitor/collect";
+import { composeClusterHealth } from "@/lib/signals/cluster-health";
+import type { Sources } from "@/lib/sources/observation";
 import { SimCluster } from "@/lib/demo/cluster/cluster";
 
 const sizes = (process.argv[2] ?? "500,1000,5000").split(",").map(Number);

@@ -1,8 +1,8 @@
 // npx tsx scripts/bench-intake.ts [500,1000,5000]: what the text boundary costs the monitor per cluster size:
 // the first round (every object walked), a round where nothing changed, and one where one node changed.
 import { performance } from "node:perf_hooks";
-import type { Sources } from "@/lib/monitor/collect";
-import { intake, newIntakeMemo } from "@/lib/monitor/intake";
+import type { Sources } from "@/lib/sources/observation";
+import { intake, newIntakeMemo } from "@/lib/sources/intake";
 import { SimCluster } from "@/lib/demo/cluster/cluster";
 
 const sizes = (process.argv[2] ?? "500,1000,5000").split(",").map(Number);

@@ -62,9 +62,11 @@ async function main(): Promise<void> {
 
   prepareNextEnv();
   const { startHttpServer } = await import("../lib/http/server");
+  // lib/http imports no domain: the webhook's own body bound is handed to the edge here.
+  const { OWN_BODY_ROUTES } = await import("../lib/incidents/webhook-body");
   let running: Awaited<ReturnType<typeof startHttpServer>>;
   try {
-    running = await startHttpServer({ dir: root, host: env.HOST, port: env.PORT });
+    running = await startHttpServer({ dir: root, host: env.HOST, port: env.PORT, bodies: OWN_BODY_ROUTES });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE") fail(`port ${env.PORT} on ${env.HOST} is already in use; stop the other server or set PORT`);

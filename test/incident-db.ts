@@ -1,7 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/db/generated/client";
 import { migrate } from "@/lib/db/migrate";
-import type { Signal, SignalId, SignalStatus } from "@/lib/health/signal-model";
+import type { Signal, SignalId, SignalStatus } from "@/lib/signals/signal-model";
 import { createTestDatabase } from "@/test/database";
 
 // Test helpers for the incident store: a migrated database of its own and signals as the monitor emits them.

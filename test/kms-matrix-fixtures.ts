@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { buildKmsMatrix, type KmsMatrixInput, type KmsNode } from "@/lib/health/kms-matrix";
-import { readOperatorStatus } from "@/lib/health/read-operator-status";
+import { buildKmsMatrix, type KmsMatrixInput, type KmsNode } from "@/lib/model/kms-matrix";
+import { readOperatorStatus } from "@/lib/sources/kube/read-operator-status";
 
 // The fixtures' cluster at their reference time (test/fixtures/README.md), for the KMS matrix tests.
 

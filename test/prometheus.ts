@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
-import { PROMETHEUS_BINARY, startPrometheus, type RunningPrometheus } from "@/lib/prometheus/process";
+import { PROMETHEUS_BINARY, startPrometheus, type RunningPrometheus } from "@/lib/sources/prometheus/process";
 
 // For tests only: they need Debian's Prometheus and fail, never skip, without it.
 

@@ -1,4 +1,4 @@
-import { HISTORY_SECONDS, HISTORY_STEP_SECONDS, KMS_METRIC_NAMES, KMS_QUERIES, type KmsMetricName, type KmsMetrics, type MetricSeries, type MetricValue } from "@/lib/prometheus/kms-metrics";
+import { HISTORY_SECONDS, HISTORY_STEP_SECONDS, KMS_METRIC_NAMES, KMS_QUERIES, type KmsMetricName, type KmsMetrics, type MetricSeries, type MetricValue } from "@/lib/sources/prometheus/kms-metrics";
 
 // A healthy KmsMetrics as collectKmsMetrics returns it for a three-node cluster with one plugin per node
 // (the demo's shape), for tests of what is derived or drawn from it. Values are those the demo shows.

@@ -1,8 +1,6 @@
-import { getMetrics } from "@/lib/metrics";
+import { route, text } from "@/lib/http/route";
+import { renderMetrics } from "@/lib/metrics";
 
 export const dynamic = "force-dynamic";
 
-export async function GET() {
-  const { registry } = getMetrics();
-  return new Response(await registry.metrics(), { headers: { "Content-Type": registry.contentType } });
-}
+export const GET = route({ run: renderMetrics, reply: (m) => text(m.text, m.contentType) });

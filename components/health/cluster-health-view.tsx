@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { SignalLinks } from "@/lib/catalog/signal-links";
-import type { ClusterHealth } from "@/lib/health/cluster-health";
+import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import { useLive } from "@/components/live/use-live";
 import { clusterHealthQuery } from "@/components/queries/health";
 import { Badge } from "@/components/ui/badge";

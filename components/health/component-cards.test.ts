@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SIGNAL_IDS } from "@/lib/health/signal-model";
+import { SIGNAL_IDS } from "@/lib/signals/signal-model";
 import { COMPONENTS } from "./component-cards";
 
 describe("component cards on the health page", () => {

@@ -1,4 +1,4 @@
-import type { ClusterHealth } from "@/lib/health/cluster-health";
+import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import { Badge, type Tone } from "@/components/ui/badge";
 
 // One card per part of the stack, showing its worst signal: what else is broken, at a glance.

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { KmsMatrix } from "@/lib/health/kms-matrix";
+import type { KmsMatrix } from "@/lib/model/kms-matrix";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { ago } from "@/components/ui/time";
 

@@ -1,6 +1,6 @@
-import type { KmsMetricName, KmsMetrics, MetricSeries } from "@/lib/prometheus/kms-metrics";
-import { fromMetricValue, type MetricValue } from "@/lib/prometheus/metric-value";
-import { KEYID_CHANGES_WARNING, LATENCY_WARNING_SECONDS, TTL_WARNING_SECONDS } from "@/lib/health/derive-metric-signals";
+import type { KmsMetricName, KmsMetrics, MetricSeries } from "@/lib/sources/kms-metric-types";
+import { fromMetricValue, type MetricValue } from "@/lib/sources/metric-value";
+import { KEYID_CHANGES_WARNING, LATENCY_WARNING_SECONDS, TTL_WARNING_SECONDS } from "@/lib/signals/derive-metric-signals";
 import { formatMetric, Sparkline } from "./sparkline";
 import { ago } from "@/components/ui/time";
 

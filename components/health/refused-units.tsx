@@ -1,4 +1,4 @@
-import type { ClusterHealth } from "@/lib/health/cluster-health";
+import type { ClusterHealth } from "@/lib/signals/cluster-health";
 
 // What failed alone this round (a signal the database refused, one the incident rules could not judge) and
 // which sources held characters the text boundary replaced: each a problem of that unit, the rest carry on.

@@ -1,4 +1,4 @@
-import type { ClusterHealth } from "@/lib/health/cluster-health";
+import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import { ago } from "@/components/ui/time";
 
 // Sources the API server throttles (429, or 503 with Retry-After): not down, but not fresh either, so

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { IncidentRulesConfig } from "@/lib/incidents/config";
+import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 
 /** No incidents: say how they open (with this server's rules) and where to rehearse one. */
 export function IncidentsEmpty({ rules, filtered }: { rules: IncidentRulesConfig; filtered: boolean }) {

@@ -1,5 +1,5 @@
 import { applyHealthPush, type HealthPush } from "@/lib/live/health-push";
-import type { ClusterHealth } from "@/lib/health/cluster-health";
+import type { ClusterHealth } from "@/lib/signals/cluster-health";
 
 // What the browser does with a server push, as plain functions (the hook in use-live.ts only wires them to
 // EventSource and the query cache). The stream is ours, but its text is still parsed before it is trusted.

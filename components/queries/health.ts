@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { ClusterHealth } from "@/lib/health/cluster-health";
+import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import { getJson } from "./http";
 
 // One cluster's health, defined once for every page that shows it (/health, and the live answers of a

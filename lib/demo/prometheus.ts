@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { stringify } from "yaml";
-import { PROMETHEUS_BINARY, PrometheusStartError, startPrometheus } from "@/lib/prometheus/process";
+import { PROMETHEUS_BINARY, PrometheusStartError, startPrometheus } from "@/lib/sources/prometheus/process";
 
 // A real Prometheus for the demo cluster: it scrapes the simulator's kube-apiserver and KMS plugin
 // metrics endpoints, so the KMS metric panels and signals run on the same PromQL as on a real cluster.

@@ -1,8 +1,8 @@
 import "server-only";
-import { parseKmsProvidersHealth } from "@/lib/health/parse-apiserver-health";
-import { parseOpenBaoHealth, parseTransitKey } from "@/lib/health/parse-openbao";
-import { readOperatorStatus } from "@/lib/health/read-operator-status";
-import { readDaemonSet, readDeployment, readWebhookConfiguration } from "@/lib/health/read-workloads";
+import { parseKmsProvidersHealth } from "@/lib/sources/probes/parse-apiserver-health";
+import { parseOpenBaoHealth, parseTransitKey } from "@/lib/sources/probes/parse-openbao";
+import { readOperatorStatus } from "@/lib/sources/kube/read-operator-status";
+import { readDaemonSet, readDeployment, readWebhookConfiguration } from "@/lib/sources/kube/read-workloads";
 import type { SimCluster } from "@/lib/demo/cluster/cluster";
 import type { JsonObject } from "@/lib/demo/cluster/fields";
 import { renderBeaconHealth, renderKmsProviders, renderOpenBaoHealth, renderTransitKey } from "@/lib/demo/cluster/render-endpoints";

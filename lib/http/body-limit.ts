@@ -1,5 +1,5 @@
 import { IncomingMessage } from "node:http";
-import { ALERTMANAGER_BODY_LIMIT } from "@/lib/incidents/alertmanager";
+import type { BodySize } from "./read-bounded";
 import type { RouteSpec } from "./route-table";
 
 // How many body bytes each route may be sent. The edge stops reading at the limit and answers 413, so no
@@ -7,14 +7,25 @@ import type { RouteSpec } from "./route-table";
 
 /** Routes that take a body: JSON requests of people and scripts. */
 export const API_BODY_LIMIT = 1024 * 1024;
-/** Alertmanager's webhook takes its largest deliveries (tens of megabytes); the bound is the route's own. */
-export { ALERTMANAGER_BODY_LIMIT };
-export const ALERTMANAGER_ROUTE = "/api/v1/alerts/alertmanager";
+
+/**
+ * A route's own body bound, and the refusal past it when a 413 will not do (Alertmanager gives a group up on
+ * a 4xx, so its webhook answers a 503 it retries). Handed in by the route's domain (scripts/start.ts), since
+ * lib/http imports no domain folder.
+ */
+export interface BodyRule {
+  limit: number;
+  overLimit?: (size: BodySize) => Error;
+}
+
+/** Route pattern -> its own body rule. */
+export type BodyRules = ReadonlyMap<string, BodyRule>;
 
 /** The body limit of a route: 0 for what only reads (pages, GET-only handlers), so any body is refused. */
-export function bodyLimitOf(spec: RouteSpec | undefined): number {
+export function bodyLimitOf(spec: RouteSpec | undefined, rules: BodyRules = new Map()): number {
   if (!spec || spec.kind === "page") return 0;
-  if (spec.pattern === ALERTMANAGER_ROUTE) return ALERTMANAGER_BODY_LIMIT;
+  const own = rules.get(spec.pattern);
+  if (own) return own.limit;
   return spec.allow.some((m) => m !== "GET" && m !== "HEAD" && m !== "OPTIONS") ? API_BODY_LIMIT : 0;
 }
 

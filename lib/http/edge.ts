@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { overBound } from "@/lib/incidents/alertmanager-delivery";
-import { ALERTMANAGER_ROUTE, bodyLimitOf, declaresBody, readBoundedBody, replayRequest } from "./body-limit";
+import { bodyLimitOf, declaresBody, readBoundedBody, replayRequest, type BodyRules } from "./body-limit";
+import { errorReply } from "./error-reply";
 import { nextHeaderProblem } from "./next-headers";
 import { percentEncodingProblem } from "./percent";
 import type { RouteSpec } from "./route-table";
@@ -27,6 +27,8 @@ export interface EdgeRoutes {
   /** The route pattern a path matches (see route-label.ts), "unmatched" for none. */
   label: (pathname: string) => string;
   specs: Map<string, RouteSpec>;
+  /** Routes with a body bound of their own (see body-limit.ts). */
+  bodies?: BodyRules;
 }
 
 /** What to do with a request, from its method, target and declared length alone. */
@@ -39,25 +41,27 @@ export function decide(method: string, target: string, contentLength: number | u
   const spec = pattern.startsWith("/_next/") ? ASSETS : routes.specs.get(pattern);
   if (!spec) {
     // Next answers GET with its not-found page; nothing else is served at a path no route has.
-    if (method === "GET" || method === "HEAD") return contentLength ? tooLarge(0, method, pattern) : { pass: true, limit: 0 };
+    if (method === "GET" || method === "HEAD") return contentLength ? tooLarge(routes, 0, method, pattern) : { pass: true, limit: 0 };
     return { pass: false, status: 404, error: `no route at ${pathname.length > 200 ? `${pathname.slice(0, 200)}…` : pathname}` };
   }
   if (method === "OPTIONS") return { pass: false, status: 204, error: "", allow: spec.allow };
   if (!spec.allow.includes(method)) {
     return { pass: false, status: 405, error: `method ${method} is not allowed on ${spec.pattern}; allowed: ${spec.allow.join(", ")}`, allow: spec.allow };
   }
-  const limit = bodyLimitOf(spec);
-  if (contentLength !== undefined && contentLength > limit) return tooLarge(limit, method, spec.pattern, { bytes: contentLength, declared: true });
+  const limit = bodyLimitOf(spec, routes.bodies);
+  if (contentLength !== undefined && contentLength > limit) return tooLarge(routes, limit, method, spec.pattern, { bytes: contentLength, declared: true });
   return { pass: true, limit };
 }
 
 type Refusal = Extract<Decision, { pass: false }>;
 
-function tooLarge(limit: number, method: string, pattern: string, size = { bytes: limit + 1, declared: false }): Refusal {
-  // Alertmanager gives a group up on a 4xx; the webhook's own answer past its bound (a 503) makes it retry.
-  if (pattern === ALERTMANAGER_ROUTE) {
-    const { status, headers, body } = overBound(size);
-    return { pass: false, status, error: body.error, headers, extra: { retry: body.retry } };
+function tooLarge(routes: EdgeRoutes, limit: number, method: string, pattern: string, size = { bytes: limit + 1, declared: false }): Refusal {
+  // A route's own refusal past its bound (the webhook's 503, which Alertmanager retries) is answered as the route would.
+  const own = routes.bodies?.get(pattern)?.overLimit?.(size);
+  const reply = own && errorReply(own);
+  if (reply) {
+    const { error, ...extra } = reply.body;
+    return { pass: false, status: reply.status, error, headers: reply.headers, extra };
   }
   const error = limit === 0 ? `${method} ${pattern} takes no request body` : `request body larger than ${limit} bytes, the limit of ${method} ${pattern}`;
   return { pass: false, status: 413, error };
@@ -76,14 +80,20 @@ export function createEdge(routes: EdgeRoutes, handle: Handle) {
     if (expectsContinue) res.writeContinue();
     const read = await readBoundedBody(req, decision.limit);
     if ("aborted" in read) return void res.destroy();
-    if ("tooLarge" in read) return reply(req, res, tooLarge(decision.limit, method, routes.label(target.split(/[?#]/)[0]), { bytes: read.tooLarge, declared: false }));
+    if ("tooLarge" in read)
+      return reply(req, res, tooLarge(routes, decision.limit, method, routes.label(target.split(/[?#]/)[0]), { bytes: read.tooLarge, declared: false }));
     return handle(replayRequest(req, read.body), res);
   };
 
   const onConnect = (req: IncomingMessage, socket: Duplex) => {
     const decision = decide("CONNECT", req.url ?? "", undefined, routes) as Refusal;
     const body = JSON.stringify({ error: decision.error });
-    const head = [`HTTP/1.1 ${decision.status} ${STATUS_CODES[decision.status]}`, "Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`, "Connection: close"];
+    const head = [
+      `HTTP/1.1 ${decision.status} ${STATUS_CODES[decision.status]}`,
+      "Content-Type: application/json",
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      "Connection: close",
+    ];
     if (decision.allow) head.push(`Allow: ${decision.allow.join(", ")}`);
     socket.on("error", () => socket.destroy());
     socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { createRouteLabeler } from "./route-label";
 
 const label = createRouteLabeler({
-  staticRoutes: [{ page: "/", regex: "^/(?:/)?$" }, { page: "/catalog", regex: "^/catalog(?:/)?$" }],
+  staticRoutes: [
+    { page: "/", regex: "^/(?:/)?$" },
+    { page: "/catalog", regex: "^/catalog(?:/)?$" },
+  ],
   dynamicRoutes: [{ page: "/catalog/[id]", regex: "^/catalog/([^/]+?)(?:/)?$" }],
 });
 

@@ -13,12 +13,19 @@ describe("route methods", () => {
     for (const spec of handlers) {
       const mod = (await import(path.join(app, spec.pattern, "route.ts"))) as Record<string, unknown>;
       const real = HANDLER_METHODS.filter((m) => typeof mod[m] === "function");
-      expect(spec.allow.filter((m) => real.includes(m as (typeof real)[number]) || !["HEAD", "OPTIONS"].includes(m)), spec.pattern).toEqual(real);
+      expect(
+        spec.allow.filter((m) => real.includes(m as (typeof real)[number]) || !["HEAD", "OPTIONS"].includes(m)),
+        spec.pattern,
+      ).toEqual(real);
     }
   }, 120_000);
 
   it("reads every way of exporting a handler", () => {
-    expect(exportedMethods("export async function POST() {}\nexport const GET = () => 1;\nconst d = 1; export { d as DELETE, x as nope };")).toEqual(["GET", "POST", "DELETE"]);
+    expect(exportedMethods("export async function POST() {}\nexport const GET = () => 1;\nconst d = 1; export { d as DELETE, x as nope };")).toEqual([
+      "GET",
+      "POST",
+      "DELETE",
+    ]);
     expect(exportedMethods("export function GETTER() {}\n// export function PUT\n/* export const PATCH = 1 */")).toEqual([]);
   });
 });

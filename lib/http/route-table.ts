@@ -27,7 +27,11 @@ export function exportedMethods(source: string): HandlerMethod[] {
   for (const m of code.matchAll(EXPORTED)) {
     if (m[1]) found.add(m[1] as HandlerMethod);
     for (const part of m[2]?.split(",") ?? []) {
-      const name = part.trim().split(/\s+as\s+/).pop()?.trim();
+      const name = part
+        .trim()
+        .split(/\s+as\s+/)
+        .pop()
+        ?.trim();
       if (name && (HANDLER_METHODS as readonly string[]).includes(name)) found.add(name as HandlerMethod);
     }
   }

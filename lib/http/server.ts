@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import path from "node:path";
 import next from "next";
 import { observeRequest } from "@/lib/metrics";
+import type { BodyRules } from "./body-limit";
 import { createEdge } from "./edge";
 import { createRouteLabeler, type RouteManifest } from "./route-label";
 import { scanAppRoutes } from "./route-table";
@@ -16,7 +17,8 @@ export interface RunningServer {
   close: () => Promise<void>;
 }
 
-export async function startHttpServer(opts: { dir: string; host: string; port: number }): Promise<RunningServer> {
+/** `bodies`: the routes with a body bound of their own (the Alertmanager webhook), from their domain. */
+export async function startHttpServer(opts: { dir: string; host: string; port: number; bodies?: BodyRules }): Promise<RunningServer> {
   const app = next({ dev: false, dir: opts.dir, hostname: opts.host, port: opts.port });
   const handle = app.getRequestHandler();
   await app.prepare();
@@ -24,7 +26,7 @@ export async function startHttpServer(opts: { dir: string; host: string; port: n
   const manifest = JSON.parse(readFileSync(path.join(opts.dir, ".next", "routes-manifest.json"), "utf8")) as RouteManifest;
   const label = createRouteLabeler(manifest);
   const specs = new Map(scanAppRoutes(path.join(opts.dir, "app")).map((spec) => [spec.pattern, spec]));
-  const edge = createEdge({ label, specs }, handle);
+  const edge = createEdge({ label, specs, bodies: opts.bodies }, handle);
 
   const listener = (expectsContinue: boolean) => (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();

@@ -1,4 +1,4 @@
-import type { IncidentRulesConfig } from "./config";
+import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import type { IncidentView } from "./rules";
 import type { Tx } from "./tx";
 import { toIncidentView } from "./membership";

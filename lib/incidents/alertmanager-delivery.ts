@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { changed, cleanValue, describeReport, emptyReport, type CleanReport } from "@/lib/text/outside-text";
+import { fieldErrors, Unavailable } from "@/lib/errors";
 import { ALERTMANAGER_ALERT_LIMIT, ALERTMANAGER_BODY_LIMIT, AlertmanagerAlert, AlertmanagerPayload, mapAlert, type MappedAlert } from "./alertmanager";
-import { fieldErrors } from "@/lib/http/field-errors";
-import { readBounded } from "@/lib/http/read-bounded";
 
 // One webhook delivery read and checked alert by alert: a bad alert is refused on its own and the others go
 // on; only a body that is not Alertmanager's envelope at all is refused whole (docs/alertmanager.md).
@@ -39,30 +38,14 @@ export interface Delivery {
 export const RETRY_AFTER = "30";
 
 /**
- * The answer past a bound: a 5xx, so Alertmanager keeps the group and sends it again (it gives up a 4xx as
- * unrecoverable). Plain data, so the edge (lib/http) can give the same answer for a body it stops reading.
+ * The refusal past a bound: "try again later", so Alertmanager keeps the group and sends it again (it gives
+ * up a 4xx as unrecoverable). The edge answers it as a 503, also for a body it stops reading itself.
  */
-export function overBound(size: { bytes: number; declared: boolean } | { alerts: number }): { status: 503; headers: Record<string, string>; body: { error: string; retry: true } } {
+export function overBound(size: { bytes: number; declared: boolean } | { alerts: number }): Unavailable {
   const what = "alerts" in size ? `${size.alerts} alerts` : `${size.declared ? "" : "more than "}${size.bytes} bytes`;
   const limit = "alerts" in size ? `${ALERTMANAGER_ALERT_LIMIT} alerts` : `${ALERTMANAGER_BODY_LIMIT} bytes`;
   const error = `delivery of ${what} is over Faultline's limit of ${limit}; nothing was recorded and Alertmanager keeps the group. Split the group (group_by) or set max_alerts in the receiver.`;
-  return { status: 503, headers: { "retry-after": RETRY_AFTER }, body: { error, retry: true } };
-}
-
-export type BodyRead = { value: unknown } | { tooLarge: { bytes: number; declared: boolean } } | { notJson: true };
-
-/**
- * Reads the body up to the bound. Not request.ts's readJson: Alertmanager drops a group on a 413, so past the
- * bound the route answers 503, and a body this size must never be cut or capped at some item count.
- */
-export async function readDeliveryBody(request: Request, limit = ALERTMANAGER_BODY_LIMIT): Promise<BodyRead> {
-  const read = await readBounded(request, limit);
-  if ("tooLarge" in read) return read;
-  try {
-    return { value: JSON.parse(read.text) };
-  } catch {
-    return { notJson: true };
-  }
+  return new Unavailable(error, { retryAfterSeconds: Number(RETRY_AFTER), extra: { retry: true } });
 }
 
 const prefixed = (fields: Record<string, string[]>, prefix: string) => Object.fromEntries(Object.entries(fields).map(([k, v]) => [k === "body" ? prefix : `${prefix}.${k}`, v]));

@@ -1,9 +1,9 @@
-import type { Signal } from "@/lib/health/signal-model";
+import type { Signal } from "@/lib/signals/signal-model";
 import type { CommittedRound } from "@/lib/store/persist";
 import { loadJudgements, saveJudgements } from "@/lib/store/judgements";
 import { cleanText, cleanValue } from "@/lib/text/outside-text";
 import { reasonOf, unitOf, type Refusal } from "@/lib/text/refusal";
-import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "./config";
+import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { fingerprintOf } from "./fingerprint";
 import { closeIncident, joinIncident, loadViews, openIncident, refreshSuspects, reopenIncident, RULES_ACTOR, type MemberInput } from "./membership";
 import { decideRound, incidentHealthySince, type Observation, type RuleState, type Trigger } from "./rules";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/db/generated/client";
 import { AlertmanagerPayload } from "./alertmanager";
 import { applyRound } from "./apply-round";
-import { parseRulesConfig } from "./config";
+import { parseRulesConfig } from "@/lib/incident-rules-config";
 import { ingestAlertmanager } from "./ingest-alerts";
 import { at, migratedDatabase, signal } from "@/test/incident-db";
 

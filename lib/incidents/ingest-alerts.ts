@@ -3,7 +3,7 @@ import { getCatalog } from "@/lib/catalog/queries";
 import { mapAlert, type AlertmanagerPayload, type MappedAlert } from "./alertmanager";
 import type { Delivery } from "./alertmanager-delivery";
 import { recordGaps, type AlertOutcome } from "./alert-gaps";
-import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "./config";
+import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { fingerprintOf } from "./fingerprint";
 import { appendEvents, holdersOf, joinMany, resolveMembers } from "./alert-bulk";
 import { loadBatchViews, type ClusterViews } from "./alert-placement";

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import type { ClusterHealth } from "@/lib/health/cluster-health";
+import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import { newMemo, persistRound } from "@/lib/store/persist";
 import { applyRound } from "./apply-round";
-import { parseRulesConfig } from "./config";
+import { parseRulesConfig } from "@/lib/incident-rules-config";
 import { at, migratedDatabase, signal } from "@/test/incident-db";
 
 // One unit the database refuses (a subject too large for PostgreSQL's index, which no cleaning of characters

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ClusterHealth } from "@/lib/health/cluster-health";
+import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import { onIncidents, type IncidentsPush } from "@/lib/live/bus";
 import { commitRound, newMemo } from "@/lib/store/persist";
 import { at, migratedDatabase, signal } from "@/test/incident-db";
-import { parseRulesConfig } from "./config";
+import { parseRulesConfig } from "@/lib/incident-rules-config";
 import { judgeRound } from "./judge";
 
 // A monitor round's hand-off on a real PostgreSQL: the store commits the round, the rules judge that commit,

@@ -2,7 +2,7 @@ import { announceIncidents } from "@/lib/live/bus";
 import type { CommittedRound } from "@/lib/store/persist";
 import type { Refusal } from "@/lib/text/refusal";
 import { judgeCommitted, sweepIncidents } from "./apply-round";
-import type { IncidentRulesConfig } from "./config";
+import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import type { Db } from "./tx";
 
 // The incidents' end of a monitor round: judge what the store committed, resolve alert-only incidents of

@@ -1,4 +1,4 @@
-import type { Signal } from "@/lib/health/signal-model";
+import type { Signal } from "@/lib/signals/signal-model";
 import { getRunbook } from "@/lib/runbooks/queries";
 import { nodeMap } from "@/lib/runbooks/walk";
 import type { IncidentDetail } from "./queries";

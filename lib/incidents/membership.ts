@@ -1,5 +1,5 @@
 import { getCatalog, getSignalMap } from "@/lib/catalog/queries";
-import type { IncidentRulesConfig } from "./config";
+import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { fingerprintOf } from "./fingerprint";
 import { isHealthy, type IncidentView, type Severity } from "./rules";
 import { rankSuspects, suspectsChanged, type Suspect } from "./suspects";

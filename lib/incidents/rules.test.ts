@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Signal, SignalId, SignalStatus } from "@/lib/health/signal-model";
-import { DEFAULT_RULES_CONFIG, parseRulesConfig, type IncidentRulesConfig } from "./config";
+import type { Signal, SignalId, SignalStatus } from "@/lib/signals/signal-model";
+import { DEFAULT_RULES_CONFIG, parseRulesConfig, type IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { fingerprintOf } from "./fingerprint";
 import { decideRound, type IncidentView, type RuleAction, type RuleState } from "./rules";
 

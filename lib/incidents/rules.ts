@@ -1,5 +1,5 @@
-import type { Signal, SignalStatus } from "@/lib/health/signal-model";
-import type { IncidentRulesConfig } from "./config";
+import type { Signal, SignalStatus } from "@/lib/signals/signal-model";
+import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { fingerprintOf } from "./fingerprint";
 
 // The incident rules as pure functions: given what the rules remembered, the signals of one round and the

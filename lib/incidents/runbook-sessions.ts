@@ -1,8 +1,8 @@
-import type { Signal } from "@/lib/health/signal-model";
+import { Conflict, Invalid, NotFound } from "@/lib/errors";
+import type { Signal } from "@/lib/signals/signal-model";
 import { getRunbook, listRunbooks } from "@/lib/runbooks/queries";
 import { nodeMap } from "@/lib/runbooks/walk";
 import { announced } from "./announce";
-import { IncidentError } from "./errors";
 import type { Suspect } from "./suspects";
 import { suggestAnswer, suggestRunbooks, type Suggestion } from "./suggest";
 import { appendEvent, inTransaction, type Db } from "./tx";
@@ -28,13 +28,13 @@ export interface RecordedStep {
 export async function startRunbookSession(db: Db, incidentId: number, input: { actor: string; runbookId?: string }, now: Date = new Date()) {
   return announced(incidentId, inTransaction(db, async (tx) => {
     const incident = await tx.incident.findUnique({ where: { id: incidentId }, include: { members: true } });
-    if (!incident) throw new IncidentError(404, `no incident ${incidentId}`);
+    if (!incident) throw new NotFound(`no incident ${incidentId}`);
     let runbookId = input.runbookId;
     if (runbookId) {
-      if (!getRunbook(runbookId)) throw new IncidentError(400, "invalid request", { runbookId: [`no runbook "${runbookId}"`] });
+      if (!getRunbook(runbookId)) throw Invalid.fields({ runbookId: [`no runbook "${runbookId}"`] });
     } else {
       const best = suggestRunbooks(listRunbooks(), (incident.suspects ?? []) as unknown as Suspect[], incident.members.map((m) => m.signal))[0];
-      if (!best) throw new IncidentError(409, `no runbook matches incident ${incidentId}; name one with runbookId`);
+      if (!best) throw new Conflict(`no runbook matches incident ${incidentId}; name one with runbookId`);
       runbookId = best.id;
     }
     const runbook = getRunbook(runbookId)!;
@@ -59,20 +59,20 @@ export interface StepInput {
 export async function recordRunbookStep(db: Db, incidentId: number, sessionId: number, input: StepInput, live: Signal[] | ((cluster: string) => Signal[]), now: Date = new Date()) {
   return announced(incidentId, inTransaction(db, async (tx) => {
     const rows = await tx.$queryRaw<{ id: number }[]>`SELECT "id" FROM "incident_runbook_sessions" WHERE "id" = ${sessionId} AND "incident_id" = ${incidentId} FOR UPDATE`;
-    if (rows.length === 0) throw new IncidentError(404, `incident ${incidentId} has no runbook session ${sessionId}`);
+    if (rows.length === 0) throw new NotFound(`incident ${incidentId} has no runbook session ${sessionId}`);
     const session = await tx.runbookSession.findUniqueOrThrow({ where: { id: sessionId }, include: { incident: { select: { cluster: true } } } });
     const signals = typeof live === "function" ? live(session.incident.cluster) : live;
-    if (session.finishedAt) throw new IncidentError(409, `runbook session ${sessionId} finished at ${session.finishedAt.toISOString()} (outcome ${session.outcome})`);
+    if (session.finishedAt) throw new Conflict(`runbook session ${sessionId} finished at ${session.finishedAt.toISOString()} (outcome ${session.outcome})`);
     const runbook = getRunbook(session.runbookId);
-    if (!runbook) throw new IncidentError(409, `runbook ${session.runbookId} no longer exists`);
+    if (!runbook) throw new Conflict(`runbook ${session.runbookId} no longer exists`);
     const nodes = nodeMap(runbook);
     const path = session.path as string[];
     const here = nodes.get(path[path.length - 1])!;
-    if (input.node !== here.id) throw new IncidentError(409, `the session stands at ${here.id}, not ${input.node}; reload and answer ${here.id}`, { node: [`must be ${here.id}`] });
+    if (input.node !== here.id) throw new Conflict(`the session stands at ${here.id}, not ${input.node}; reload and answer ${here.id}`, { fields: { node: [`must be ${here.id}`] } });
     let next: { label?: string; to: string } | undefined;
     if (here.next.length > 1 || input.answer) {
       next = here.next.find((n) => (n.label ?? "").toLowerCase() === (input.answer ?? "").trim().toLowerCase());
-      if (!next) throw new IncidentError(400, "invalid request", { answer: [`must be one of: ${here.next.map((n) => n.label || "(none)").join(", ")}`] });
+      if (!next) throw Invalid.fields({ answer: [`must be one of: ${here.next.map((n) => n.label || "(none)").join(", ")}`] });
     } else next = here.next[0];
     const suggested = suggestAnswer(here, signals) ?? null;
     const answer = next?.label ?? null;
@@ -102,7 +102,7 @@ export async function recordRunbookStep(db: Db, incidentId: number, sessionId: n
       payload: { sessionId, runbookId: runbook.id, ...step },
       key: `runbook:${sessionId}:${steps.length}`,
     });
-    if (!recorded) throw new IncidentError(409, `step ${steps.length} of session ${sessionId} was recorded by someone else just now; reload`);
+    if (!recorded) throw new Conflict(`step ${steps.length} of session ${sessionId} was recorded by someone else just now; reload`);
     const updated = await tx.runbookSession.update({
       where: { id: sessionId },
       data: { path: newPath, steps: [...steps, step] as unknown as object[], ...(finished ? { finishedAt: now, outcome: leaf.id } : {}) },

@@ -9,7 +9,10 @@ const Actor = z.string().trim().min(1, "must name who acts").max(100, "at most 1
 // A comma-separated list; an error names the field (not "status.0") and the values it refused.
 const list = <T extends readonly [string, ...string[]]>(values: T) =>
   z.string().transform((s, ctx) => {
-    const items = s.split(",").map((v) => v.trim()).filter(Boolean);
+    const items = s
+      .split(",")
+      .map((v) => v.trim())
+      .filter(Boolean);
     const refused = items.filter((v) => !values.includes(v));
     if (refused.length === 0) return items as T[number][];
     ctx.addIssue({ code: "custom", message: `must be among: ${values.join(", ")} (not ${refused.join(", ")})` });
@@ -19,14 +22,43 @@ const list = <T extends readonly [string, ...string[]]>(values: T) =>
 export const IncidentListQuery = z.strictObject({
   // Cluster names come from alert labels too, so anything is searchable; what PostgreSQL cannot hold (a NUL)
   // becomes U+FFFD, which no stored name contains.
-  cluster: z.string().transform((s) => s.split(",").map((v) => cleanText(v.trim(), 256)).filter(Boolean)).optional(),
+  cluster: z
+    .string()
+    .transform((s) =>
+      s
+        .split(",")
+        .map((v) => cleanText(v.trim(), 256))
+        .filter(Boolean),
+    )
+    .optional(),
   status: list(STATUSES).optional(),
   severity: list(SEVERITIES).optional(),
   limit: z.coerce.number().int("must be a whole number").min(1, "must be 1-500").max(500, "must be 1-500").optional(),
 });
 export type IncidentListQuery = z.infer<typeof IncidentListQuery>;
 
-export const IncidentId = z.coerce.number({ message: "must be an incident number" }).int("must be an incident number").min(1, "must be an incident number").max(2_147_483_647, "must be an incident number");
+export const IncidentId = z.coerce
+  .number({ message: "must be an incident number" })
+  .int("must be an incident number")
+  .min(1, "must be an incident number")
+  .max(2_147_483_647, "must be an incident number");
+
+/** /incidents/[id]/... */
+export const IncidentParams = z.object({ id: IncidentId });
+/** A runbook session's number: one message, whatever is wrong with it. */
+const SessionId = z.unknown().transform((value, ctx) => {
+  const id = IncidentId.safeParse(value);
+  if (id.success) return id.data;
+  ctx.addIssue({ code: "custom", message: "must be a session number" });
+  return z.NEVER;
+});
+/** /incidents/[id]/runbook-sessions/[sid]/... */
+export const SessionParams = IncidentParams.extend({ sid: SessionId });
+
+/** A retried note with the same Idempotency-Key is added once. */
+export const NoteHeaders = z.object({
+  "Idempotency-Key": z.string().trim().min(1, "must be 1-200 characters").max(200, "must be 1-200 characters").optional(),
+});
 
 export const AcknowledgeBody = z.strictObject({ actor: Actor, note: z.string().trim().min(1).max(2000).optional() });
 export type AcknowledgeBody = z.infer<typeof AcknowledgeBody>;
@@ -37,7 +69,13 @@ export type ResolveBody = z.infer<typeof ResolveBody>;
 export const NoteBody = z.strictObject({ actor: Actor, text: z.string().trim().min(1, "must not be empty").max(10_000, "at most 10,000 characters") });
 export type NoteBody = z.infer<typeof NoteBody>;
 
-export const StartSessionBody = z.strictObject({ actor: Actor, runbookId: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a runbook id").optional() });
+export const StartSessionBody = z.strictObject({
+  actor: Actor,
+  runbookId: z
+    .string()
+    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a runbook id")
+    .optional(),
+});
 export type StartSessionBody = z.infer<typeof StartSessionBody>;
 
 export const StepBody = z.strictObject({
@@ -48,5 +86,18 @@ export const StepBody = z.strictObject({
   evidence: z.unknown().optional(),
 });
 export type StepBody = z.infer<typeof StepBody>;
+
+/** The webhook's ?cluster= (its first value), for alerts without a cluster label. */
+export const WebhookSearch = z
+  .instanceof(URLSearchParams)
+  .transform((params): { cluster?: string } => (params.has("cluster") ? { cluster: params.get("cluster")! } : {}))
+  .pipe(
+    z.object({
+      cluster: z
+        .string()
+        .regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "must be a lowercase cluster name")
+        .optional(),
+    }),
+  );
 
 export const ExportQuery = z.strictObject({ format: z.enum(["markdown", "json"], { message: "must be markdown or json" }).default("markdown") });

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { acknowledgeIncident, addNote, resolveIncident } from "./actions";
 import { applyRound, sweepIncidents } from "./apply-round";
-import { parseRulesConfig } from "./config";
-import { IncidentError } from "./errors";
+import { parseRulesConfig } from "@/lib/incident-rules-config";
+import { Conflict, NotFound } from "@/lib/errors";
 import { getIncident, listIncidents } from "./queries";
 import { renderMarkdown } from "./postmortem";
 import { recordRunbookStep, startRunbookSession } from "./runbook-sessions";
@@ -76,16 +76,16 @@ describe("what people do", () => {
   it("acknowledges once, notes, resolves once, with clear refusals", async () => {
     await applyRound(prisma, "gamma", [signal("webhook.missing", "cluster", "critical")], at(0), config);
     const id = (await applyRound(prisma, "gamma", [signal("webhook.missing", "cluster", "critical")], at(2), config)).opened[0];
-    await expect(acknowledgeIncident(prisma, 999_999, { actor: "ana" })).rejects.toMatchObject({ status: 404 });
+    await expect(acknowledgeIncident(prisma, 999_999, { actor: "ana" })).rejects.toThrow(NotFound);
     const acked = await acknowledgeIncident(prisma, id, { actor: "ana" }, at(5));
     expect(acked).toMatchObject({ status: "acknowledged", acknowledgedBy: "ana" });
-    await expect(acknowledgeIncident(prisma, id, { actor: "bo" }, at(6))).rejects.toThrow(new IncidentError(409, `incident ${id} was already acknowledged by ana at ${at(5).toISOString()}`));
+    await expect(acknowledgeIncident(prisma, id, { actor: "bo" }, at(6))).rejects.toThrow(new Conflict(`incident ${id} was already acknowledged by ana at ${at(5).toISOString()}`));
     const note = await addNote(prisma, id, { actor: "bo", text: "webhook deleted during the change window", idempotencyKey: "k1" }, at(7));
     const again = await addNote(prisma, id, { actor: "bo", text: "webhook deleted during the change window", idempotencyKey: "k1" }, at(8));
     expect([note.added, again.added, again.event.id]).toEqual([true, false, note.event.id]);
     await resolveIncident(prisma, id, { actor: "ana" }, at(9));
-    await expect(resolveIncident(prisma, id, { actor: "bo" })).rejects.toMatchObject({ status: 409 });
-    await expect(acknowledgeIncident(prisma, id, { actor: "bo" })).rejects.toMatchObject({ status: 409, message: expect.stringContaining("is resolved") });
+    await expect(resolveIncident(prisma, id, { actor: "bo" })).rejects.toThrow(Conflict);
+    await expect(acknowledgeIncident(prisma, id, { actor: "bo" })).rejects.toMatchObject({ name: "Conflict", message: expect.stringContaining("is resolved") });
   });
 
   it("walks a runbook with answers pre-filled from live data and exports the path in the postmortem", async () => {
@@ -93,9 +93,9 @@ describe("what people do", () => {
     await applyRound(prisma, "delta", live, at(0), config);
     const id = (await applyRound(prisma, "delta", live, at(2), config)).opened[0];
     const session = await startRunbookSession(prisma, id, { actor: "ana", runbookId: "openbao-sealed-or-unreachable" }, at(10));
-    await expect(recordRunbookStep(prisma, id, session.id, { actor: "ana", node: "B", answer: "No" }, live, at(11))).rejects.toMatchObject({ status: 409, message: expect.stringContaining("stands at A") });
+    await expect(recordRunbookStep(prisma, id, session.id, { actor: "ana", node: "B", answer: "No" }, live, at(11))).rejects.toMatchObject({ name: "Conflict", message: expect.stringContaining("stands at A") });
     await recordRunbookStep(prisma, id, session.id, { actor: "ana", node: "A" }, live, at(11));
-    await expect(recordRunbookStep(prisma, id, session.id, { actor: "ana", node: "B", answer: "Maybe" }, live, at(12))).rejects.toMatchObject({ status: 400, fields: { answer: ["must be one of: No, Yes"] } });
+    await expect(recordRunbookStep(prisma, id, session.id, { actor: "ana", node: "B", answer: "Maybe" }, live, at(12))).rejects.toMatchObject({ name: "Invalid", fields: { answer: ["must be one of: No, Yes"] } });
     const b = await recordRunbookStep(prisma, id, session.id, { actor: "ana", node: "B", answer: "No" }, live, at(12));
     expect(b.step).toMatchObject({ answer: "No", to: "C", suggested: { answer: "No", signal: "openbao.unreachable", state: "critical" }, followedSuggestion: true });
     await recordRunbookStep(prisma, id, session.id, { actor: "ana", node: "C", answer: "No" }, live, at(13));
@@ -104,7 +104,7 @@ describe("what people do", () => {
     const done = await prisma.runbookSession.findUniqueOrThrow({ where: { id: session.id } });
     expect(done).toMatchObject({ outcome: "E1", path: ["A", "B", "C", "D", "E", "E1"] });
     expect(done.finishedAt).toEqual(at(15));
-    await expect(recordRunbookStep(prisma, id, session.id, { actor: "ana", node: "E1" }, live, at(16))).rejects.toMatchObject({ status: 409 });
+    await expect(recordRunbookStep(prisma, id, session.id, { actor: "ana", node: "E1" }, live, at(16))).rejects.toThrow(Conflict);
 
     await addNote(prisma, id, { actor: "bo", text: "<script>alert(1)</script> | *not bold*" }, at(17));
     await resolveIncident(prisma, id, { actor: "ana", resolution: "firewall rule restored" }, at(20));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getCatalog } from "@/lib/catalog/queries";
-import type { Signal } from "@/lib/health/signal-model";
+import type { Signal } from "@/lib/signals/signal-model";
 import { nodeMap } from "@/lib/runbooks/walk";
 import { suggestAnswer, suggestRunbooks } from "./suggest";
 

@@ -1,4 +1,4 @@
-import type { Signal } from "@/lib/health/signal-model";
+import type { Signal } from "@/lib/signals/signal-model";
 import type { Runbook, RunbookNode } from "@/lib/runbooks/schema";
 import type { Suspect } from "./suspects";
 

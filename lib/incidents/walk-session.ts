@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
-import type { Signal } from "@/lib/health/signal-model";
+import type { Signal } from "@/lib/signals/signal-model";
 import { getClusterHealth, listMonitoredNames } from "@/lib/live/registry";
 import { IncidentId } from "./schemas";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { SimCluster } from "@/lib/demo/cluster/cluster";
-import { composeClusterHealth, type ClusterHealth } from "@/lib/health/cluster-health";
-import type { KmsCell, KmsMatrix } from "@/lib/health/kms-matrix";
-import type { Signal, SignalId, SignalStatus } from "@/lib/health/signal-model";
-import type { Sources } from "@/lib/monitor/collect";
+import { composeClusterHealth, type ClusterHealth } from "@/lib/signals/cluster-health";
+import type { KmsCell, KmsMatrix } from "@/lib/model/kms-matrix";
+import type { Signal, SignalId, SignalStatus } from "@/lib/signals/signal-model";
+import type { Sources } from "@/lib/sources/observation";
 import { applyHealthPush, cellKey, diffHealth, type HealthPush, type VersionedHealth } from "./health-push";
 
 // Pushes carry what changed: applying them to what a page holds gives exactly the server's health, and one

@@ -1,6 +1,6 @@
-import type { ClusterHealth, ServerMatrix } from "@/lib/health/cluster-health";
-import type { KmsCell, KmsMatrix, KmsRow } from "@/lib/health/kms-matrix";
-import type { Signal } from "@/lib/health/signal-model";
+import type { ClusterHealth, ServerMatrix } from "@/lib/signals/cluster-health";
+import type { KmsCell, KmsMatrix, KmsRow } from "@/lib/model/kms-matrix";
+import type { Signal } from "@/lib/signals/signal-model";
 
 // What changed between two healths of one cluster, as a push an open page applies to the health it holds.
 // Pure and client-safe. Only the top-level parts that changed travel; signals, matrix rows and cells travel

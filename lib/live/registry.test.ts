@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ClusterHealth } from "@/lib/health/cluster-health";
+import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import { onHealth } from "./bus";
 import { publishHealth } from "./registry";
 

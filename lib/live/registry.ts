@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ClusterHealth } from "@/lib/health/cluster-health";
+import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import { emitHealth } from "./bus";
 import { diffHealth, type HealthPush } from "./health-push";
 

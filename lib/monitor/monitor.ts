@@ -2,16 +2,17 @@ import "server-only";
 import { getDb } from "@/lib/db/client";
 import { loadEnv } from "@/lib/env";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import { composeClusterHealth, type ClusterHealth } from "@/lib/health/cluster-health";
-import { connect, type KubeAccess } from "@/lib/kube/client";
+import { composeClusterHealth, type ClusterHealth } from "@/lib/signals/cluster-health";
+import { connect, type KubeAccess } from "@/lib/sources/kube/client";
 import { judgeRound } from "@/lib/incidents/judge";
 import { publishHealth, registerCluster, setMonitorRole, type MonitorRole } from "@/lib/live/registry";
 import { commitRound, loadPersisted, newMemo, type CommittedRound, type PersistMemo } from "@/lib/store/persist";
 import type { Refusal } from "@/lib/text/refusal";
-import { collect, type CollectTarget, type Sources } from "./collect";
-import { intake, newIntakeMemo, type IntakeMemo } from "./intake";
+import type { Sources } from "@/lib/sources/observation";
+import { collect, type CollectTarget } from "@/lib/sources/probes/collect";
+import { intake, newIntakeMemo, type IntakeMemo } from "@/lib/sources/intake";
 import { createClusterLock } from "./leader";
-import { startWatches, stopWatches, watchedSources, watchesSettled, type Watches } from "./watched";
+import { startWatches, stopWatches, watchesSettled, type Watches } from "@/lib/sources/kube/watched";
 
 // Loop, lock, compose, commit: one loop per cluster inside each server process. The process holding the
 // cluster's advisory lock (leader.ts) watches the cluster's objects and probes its endpoints every round,
@@ -65,7 +66,8 @@ export async function pollOnce(entry: Monitored, now: () => Date = () => new Dat
   if (entry.sources.readyz?.up === false) entry.access = undefined;
   const access = () => (entry.access ??= connect(entry.target.cluster));
   if (!entry.watches) {
-    entry.watches = startWatches(access, () => scheduleCompose(entry), { stallMs: entry.target.cluster.watchStallSeconds * 1000 });
+    const watchTuning = { stallMs: entry.target.cluster.watchStallSeconds * 1000 };
+    entry.watches = startWatches(access, (update, changed) => mergeWatched(entry, update, changed), watchTuning, entry.sources);
     const until = Date.now() + FIRST_SYNC_MS;
     while (!watchesSettled(entry.watches) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   }
@@ -81,13 +83,14 @@ export async function pollOnce(entry: Monitored, now: () => Date = () => new Dat
   entry.sources = { ...entry.sources, ...cleanIntake(entry, probes) };
   // And the other way: the API server just answered /readyz, so watches down for a network reason retry now.
   if (probes.readyz && probes.readyz !== readyzBefore && probes.readyz.up && !probes.readyz.throttled) for (const w of entry.watches.values()) w.nudge();
-  return composeNow(entry, now());
+  return publish(entry, now());
 }
 
-/** Health from the latest watched objects and probe results; pushed to open pages when it changed. */
-function composeNow(entry: Monitored, at: Date): ClusterHealth {
-  if (entry.watches) entry.sources = { ...entry.sources, ...cleanIntake(entry, watchedSources(entry.watches, entry.sources)) };
-  return publish(entry, at);
+/** A watch pushed its source's new state: kept at once, and composed and pushed soon when it changed. */
+function mergeWatched(entry: Monitored, update: Partial<Sources>, changed: boolean): void {
+  if (!entry.watches) return;
+  entry.sources = { ...entry.sources, ...cleanIntake(entry, update) };
+  if (changed) scheduleCompose(entry);
 }
 
 /** Everything read from the cluster passes the text boundary here, once. */
@@ -108,7 +111,7 @@ function scheduleCompose(entry: Monitored): void {
   entry.composeTimer = setTimeout(() => {
     entry.composeTimer = undefined;
     if (!entry.watches) return;
-    composeNow(entry, new Date());
+    publish(entry, new Date());
     void commit(entry, false);
   }, COMPOSE_DEBOUNCE_MS);
   entry.composeTimer.unref();

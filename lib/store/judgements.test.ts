@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ClusterHealth } from "@/lib/health/cluster-health";
+import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import { at, migratedDatabase, signal } from "@/test/incident-db";
 import { loadJudgements, saveJudgements } from "./judgements";
 import { commitRound, newMemo } from "./persist";

@@ -2,10 +2,10 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/db/generated/client";
 import { migrate } from "@/lib/db/migrate";
-import type { ClusterHealth } from "@/lib/health/cluster-health";
+import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import { createTestDatabase } from "@/test/database";
 import { loadPersisted, newMemo, persistRound } from "./persist";
-import type { Sources } from "@/lib/monitor/collect";
+import type { Sources } from "@/lib/sources/observation";
 
 // On a real PostgreSQL: only changes are written, and a restart gets back what was known.
 

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import type { ClusterHealth } from "@/lib/health/cluster-health";
-import type { Signal } from "@/lib/health/signal-model";
+import type { ClusterHealth } from "@/lib/signals/cluster-health";
+import type { Signal } from "@/lib/signals/signal-model";
 import { cleanText, cleanValue } from "@/lib/text/outside-text";
 import { reasonOf, unitOf, type Refusal } from "@/lib/text/refusal";
-import type { Sources } from "@/lib/monitor/collect";
-import type { SourceState } from "@/lib/monitor/sources";
+import type { Sources } from "@/lib/sources/observation";
+import type { SourceState } from "@/lib/sources/state";
 
 // The store: keeps live health in Postgres: the current state of each signal (the one signal-state table, whose
 // rule columns lib/store/judgements.ts reads and writes), an append-only history of its changes, and the last

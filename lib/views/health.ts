@@ -1,7 +1,7 @@
 import "server-only";
 import { signalLinks, type SignalLinks } from "@/lib/catalog/signal-links";
 import { loadEnv } from "@/lib/env";
-import type { ClusterHealth } from "@/lib/health/cluster-health";
+import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import { getVersionedHealth, listMonitoredNames } from "@/lib/live/registry";
 
 // /health: every watched cluster's latest reading (or none yet), and where each signal leads.

@@ -1,9 +1,9 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
 import { loadEnv } from "@/lib/env";
-import type { IncidentRulesConfig } from "@/lib/incidents/config";
+import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { listIncidents } from "@/lib/incidents/queries";
-import { fieldErrors } from "@/lib/incidents/request";
+import { fieldErrors } from "@/lib/errors";
 import { IncidentListQuery } from "@/lib/incidents/schemas";
 import { listMonitoredNames } from "@/lib/live/registry";
 import { toJson } from "./json";

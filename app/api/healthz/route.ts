@@ -1,8 +1,6 @@
-import { NextResponse } from "next/server";
+import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
 /** Liveness: the process answers. Says nothing about the database (see /api/readyz). */
-export function GET() {
-  return NextResponse.json({ status: "ok", uptimeSeconds: Math.round(process.uptime()) });
-}
+export const GET = route({ run: () => ({ status: "ok", uptimeSeconds: Math.round(process.uptime()) }) });

@@ -1,9 +1,6 @@
-import { NextResponse } from "next/server";
 import { checkReadiness } from "@/lib/db/readiness";
+import { json, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-export async function GET() {
-  const readiness = await checkReadiness();
-  return NextResponse.json(readiness, { status: readiness.ready ? 200 : 503 });
-}
+export const GET = route({ run: () => checkReadiness(), reply: (readiness) => json(readiness, { status: readiness.ready ? 200 : 503 }) });

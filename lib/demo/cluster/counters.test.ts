@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parsePrometheusText } from "@/lib/health/parse-prometheus";
+import { parsePrometheusText } from "@/test/parse-prometheus";
 import { SimCluster } from "./cluster";
 import { renderApiserverMetrics, renderPluginMetrics } from "./render-endpoints";
 import { setScenario } from "./scenarios";

@@ -1,14 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { loadCatalog } from "@/lib/catalog/load";
-import { parseKmsProvidersHealth } from "@/lib/health/parse-apiserver-health";
-import { parseOpenBaoHealth, parseTransitKey } from "@/lib/health/parse-openbao";
-import { parsePrometheusText } from "@/lib/health/parse-prometheus";
-import { readOperatorStatus } from "@/lib/health/read-operator-status";
+import { NotFound } from "@/lib/errors";
+import { parseKmsProvidersHealth } from "@/lib/sources/probes/parse-apiserver-health";
+import { parseOpenBaoHealth, parseTransitKey } from "@/lib/sources/probes/parse-openbao";
+import { parsePrometheusText } from "@/test/parse-prometheus";
+import { readOperatorStatus } from "@/lib/sources/kube/read-operator-status";
 import { SimCluster } from "./cluster";
 import type { JsonObject } from "./fields";
 import { renderApiserverMetrics, renderBeaconHealth, renderKmsProviders, renderOpenBaoHealth, renderPluginMetrics, renderTransitKey } from "./render-endpoints";
 import { RESOURCES } from "./resources";
-import { isApiScenario, listScenarios, SCENARIOS, ScenarioError, setScenario } from "./scenarios";
+import { isApiScenario, listScenarios, SCENARIOS, setScenario } from "./scenarios";
 
 /**
  * What a scrape shows apart from the clock's own ticking: gauges by value (timestamps left out), counters
@@ -86,7 +87,7 @@ describe("scenarios", () => {
     const cluster = new SimCluster({ nodes: 3 });
     setScenario(cluster, "clock-skew", true, { node: "master-2" });
     expect(listScenarios(cluster).find((s) => s.id === "clock-skew")).toMatchObject({ active: true, node: "master-2", catalog: "clock-skew" });
-    expect(() => setScenario(cluster, "toaster-on-fire", true)).toThrow(new ScenarioError(404, 'no scenario "toaster-on-fire"; the list of scenarios names every one (npm run demo -- list)'));
+    expect(() => setScenario(cluster, "toaster-on-fire", true)).toThrow(new NotFound('no scenario "toaster-on-fire"; the list of scenarios names every one (npm run demo -- list)'));
     expect(() => setScenario(cluster, "clock-skew", true, { node: "master-9" })).toThrow(/no node "master-9"; nodes are master-0 to master-2/);
     expect(() => setScenario(cluster, "openbao-sealed", true, { variant: "partly" })).toThrow(/has no variant "partly"/);
   });

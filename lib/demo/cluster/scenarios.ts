@@ -1,3 +1,4 @@
+import { Conflict, Invalid, NotFound } from "@/lib/errors";
 import type { ActiveScenario, ApiServerControl, SimCluster } from "./cluster";
 import type { ApiFault } from "./faults";
 import { createModel, KEK_IDS, type ClusterModel, type NodeState, type PluginHealth } from "./model";
@@ -25,12 +26,6 @@ export interface Scenario {
   apiFault?: (variant?: string) => ApiFault;
   /** A one-off event at the API server (a reset, a restart): it happens when injected, and is never "in force". */
   apiEvent?: (server: ApiServerControl) => Promise<void> | void;
-}
-
-export class ScenarioError extends Error {
-  constructor(readonly status: number, message: string) {
-    super(message);
-  }
 }
 
 const sock = (keyID: string) => `/var/run/kmsplugin/kms-${keyID}.sock`;
@@ -251,13 +246,13 @@ export function listScenarios(cluster: SimCluster) {
  */
 export function setScenario(cluster: SimCluster, id: string, on: boolean, opts: { node?: string; variant?: string } = {}): void | Promise<void> {
   const scenario = SCENARIOS.find((s) => s.id === id);
-  if (!scenario) throw new ScenarioError(404, `no scenario "${id}"; the list of scenarios names every one (npm run demo -- list)`);
+  if (!scenario) throw new NotFound(`no scenario "${id}"; the list of scenarios names every one (npm run demo -- list)`);
   if (opts.variant && !(scenario.variants ?? []).includes(opts.variant)) {
-    throw new ScenarioError(400, `scenario "${id}" has no variant "${opts.variant}"${scenario.variants ? `; variants: ${scenario.variants.join(", ")}` : ""}`);
+    throw new Invalid(`scenario "${id}" has no variant "${opts.variant}"${scenario.variants ? `; variants: ${scenario.variants.join(", ")}` : ""}`);
   }
   if (isApiScenario(scenario)) return setApiScenario(cluster, scenario, on, opts.variant);
   const baseline = cluster.model.nodes.filter((n) => !n.name.endsWith("-replacement"));
-  if (opts.node && !baseline.some((n) => n.name === opts.node)) throw new ScenarioError(400, `no node "${opts.node}"; nodes are ${baseline[0].name} to ${baseline[baseline.length - 1].name}`);
+  if (opts.node && !baseline.some((n) => n.name === opts.node)) throw new Invalid(`no node "${opts.node}"; nodes are ${baseline[0].name} to ${baseline[baseline.length - 1].name}`);
   const active = cluster.scenarios.filter((a) => a.id !== id);
   if (on) active.push({ id, node: scenario.perNode ? (opts.node ?? baseline[Math.min(1, baseline.length - 1)].name) : undefined, variant: opts.variant });
   cluster.scenarios = active;
@@ -267,7 +262,7 @@ export function setScenario(cluster: SimCluster, id: string, on: boolean, opts: 
 function setApiScenario(cluster: SimCluster, scenario: Scenario, on: boolean, variant?: string): void | Promise<void> {
   // Clearing a fault that is not in force changes nothing, as clearing a model scenario does.
   const server = cluster.apiServer;
-  if (!server) throw new ScenarioError(409, `scenario "${scenario.id}" strikes the API server, and no API server serves this cluster`);
+  if (!server) throw new Conflict(`scenario "${scenario.id}" strikes the API server, and no API server serves this cluster`);
   if (scenario.apiEvent) return on ? scenario.apiEvent(server) : undefined;
   if (on) server.faults.set(scenario.apiFault!(variant ?? scenario.variants?.[0]));
   else if (apiFaultActive(cluster, scenario)) server.faults.clear();

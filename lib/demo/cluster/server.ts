@@ -2,11 +2,12 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
+import { Conflict, DomainError, NotFound } from "@/lib/errors";
 import type { SimCluster } from "./cluster";
 import { ApiFaults } from "./faults";
 import { PUBLIC_PATHS, serveApiServer } from "./apiserver";
 import { renderBeaconHealth, renderOpenBaoHealth, renderPluginMetrics, renderTransitKey } from "./render-endpoints";
-import { listScenarios, ScenarioError, setScenario } from "./scenarios";
+import { listScenarios, setScenario } from "./scenarios";
 import { sendJson, sendStatus, sendText } from "./status";
 import { makeServingTls, type ServingTls } from "./tls";
 
@@ -209,7 +210,7 @@ export class SimServer {
   private async control(req: IncomingMessage, res: ServerResponse, url: URL, role: "admin" | "read"): Promise<void> {
     const cluster = this.cluster;
     if (req.method === "GET" && url.pathname === "/demo/v1/scenarios") return sendJson(res, 200, { scenarios: listScenarios(cluster) });
-    const m = /^\/sim\/v1\/scenarios\/([a-z0-9.-]+)$/.exec(url.pathname);
+    const m = /^\/demo\/v1\/scenarios\/([a-z0-9.-]+)$/.exec(url.pathname);
     if (m && (req.method === "POST" || req.method === "DELETE")) {
       if (role !== "admin") return sendJson(res, 403, { error: "this token may only read; scenarios need the admin token" });
       try {
@@ -218,7 +219,8 @@ export class SimServer {
         await setScenario(cluster, m[1], req.method === "POST", { node, variant });
         return sendJson(res, 200, { scenarios: listScenarios(cluster) });
       } catch (error) {
-        if (error instanceof ScenarioError) return sendJson(res, error.status, { error: error.message });
+        // This stands in for a cluster's own control API, not Faultline's web edge: its own three statuses.
+        if (error instanceof DomainError) return sendJson(res, error instanceof NotFound ? 404 : error instanceof Conflict ? 409 : 400, { error: error.message });
         throw error;
       }
     }

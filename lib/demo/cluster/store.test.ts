@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseKubeStatus } from "@/lib/health/parse-kube-status";
+import { parseKubeStatus } from "@/test/parse-kube-status";
 import { readFileSync } from "node:fs";
 import { findResource } from "./resources";
 import { ObjectStore, StoreError } from "./store";

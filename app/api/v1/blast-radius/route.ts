@@ -1,14 +1,4 @@
-import { NextResponse } from "next/server";
-import { listBlastRadiusPages } from "@/lib/blast-radius/queries";
+import { listBlastRadiusSummaries } from "@/lib/blast-radius/summaries";
+import { route } from "@/lib/http/route";
 
-export function GET() {
-  const pages = listBlastRadiusPages().map(({ id, title, keyProperty, ifItBreaks, dependsOn }) => ({
-    id,
-    title,
-    keyProperty,
-    ifItBreaks,
-    dependsOn,
-    url: `/blast-radius/${id}`,
-  }));
-  return NextResponse.json({ count: pages.length, pages });
-}
+export const GET = route({ run: listBlastRadiusSummaries });

@@ -1,10 +1,5 @@
-import { NextResponse } from "next/server";
-import { getEntry } from "@/lib/catalog/queries";
-import { notFound } from "@/lib/http/json";
+import { z } from "zod";
+import { readCatalogEntry } from "@/lib/catalog/search";
+import { route } from "@/lib/http/route";
 
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  const entry = getEntry(id);
-  if (!entry) return notFound(`no catalog entry with id "${id}"`, { id });
-  return NextResponse.json(entry);
-}
+export const GET = route({ params: z.object({ id: z.string() }), run: ({ params }) => readCatalogEntry(params.id) });

@@ -1,14 +1,12 @@
-import { NextResponse } from "next/server";
-import { notFound } from "@/lib/http/json";
-import { getVersionedHealth, listMonitoredNames } from "@/lib/live/registry";
+import { z } from "zod";
+import { readClusterHealth } from "@/lib/views/clusters";
+import { json, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(_request: Request, { params }: { params: Promise<{ name: string }> }) {
-  const { name } = await params;
-  if (!listMonitoredNames().includes(name)) return notFound(`no cluster named "${name}"`, { name, clusters: listMonitoredNames() });
-  // With the version of the last push, so the page can apply the pushes that follow (lib/live/health-push.ts).
-  const health = getVersionedHealth(name);
-  if (!health) return NextResponse.json({ name, summary: { state: "unknown", line: "not read yet" } }, { status: 202 });
-  return NextResponse.json(health, { headers: { "Cache-Control": "no-store" } });
-}
+/** The cluster's latest health; 202 until the monitor has read it once. */
+export const GET = route({
+  params: z.object({ name: z.string() }),
+  run: ({ params }) => readClusterHealth(params.name),
+  reply: (read) => ("health" in read ? json(read.health, { headers: { "Cache-Control": "no-store" } }) : json(read.pending, { status: 202 })),
+});

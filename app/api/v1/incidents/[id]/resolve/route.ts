@@ -1,18 +1,11 @@
-import { NextResponse } from "next/server";
 import { getDb } from "@/lib/db/client";
+import { route } from "@/lib/http/route";
 import { resolveIncident } from "@/lib/incidents/actions";
-import { errorResponse, fieldErrors, invalid, parseBody } from "@/lib/incidents/request";
-import { IncidentId, ResolveBody } from "@/lib/incidents/schemas";
+import { IncidentParams, ResolveBody } from "@/lib/incidents/schemas";
 
 /** Body: { actor, resolution? }. 409 when already resolved. */
-export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }) {
-  const id = IncidentId.safeParse((await params).id);
-  if (!id.success) return invalid({ id: fieldErrors(id.error).body });
-  const body = await parseBody(request, ResolveBody);
-  if ("response" in body) return body.response;
-  try {
-    return NextResponse.json({ incident: await resolveIncident(getDb(), id.data, body.data) });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const POST = route({
+  params: IncidentParams,
+  body: ResolveBody,
+  run: async ({ params, body }) => ({ incident: await resolveIncident(getDb(), params.id, body) }),
+});

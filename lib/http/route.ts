@@ -1,0 +1,115 @@
+import { NextResponse } from "next/server";
+import type { z } from "zod";
+import { fieldErrors, Invalid, type FieldErrors } from "@/lib/errors";
+import type { BodyRule } from "./body-limit";
+import { errorReply } from "./error-reply";
+import { BODY_LIMIT, readJson, readRawJson } from "./read-json";
+
+// The one web edge of the route handlers: each handler declares what it takes (params, query, headers, body:
+// zod schemas), the ONE domain call it makes, and how its result is answered. Parsing, the bounded body
+// reader and the mapping of refusals to { error, fields? } with their status happen here, and only here.
+
+export interface Input<P, Q, H, B> {
+  params: P;
+  query: Q;
+  headers: H;
+  body: B;
+}
+
+export interface ReplyInit {
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+export interface Endpoint<P, Q, H, B, R> {
+  /** The route's dynamic segments, as an object ({ id: "12" }). */
+  params?: z.ZodType<P>;
+  /** The search parameters as an object (a repeated one keeps its last value)... */
+  query?: z.ZodType<Q>;
+  /** ...or the URLSearchParams themselves, for a schema that reads every value or the first. */
+  search?: z.ZodType<Q>;
+  /** Request headers: the schema's keys name them, and name the fields of its errors. */
+  headers?: z.ZodObject & z.ZodType<H>;
+  /** A JSON body, read under `bodyLimit` (BODY_LIMIT), depth-bounded and cleaned (read-json.ts)... */
+  body?: z.ZodType<B>;
+  bodyLimit?: number;
+  /** ...or JSON exactly as sent, under the route's own bound and refusal (the Alertmanager webhook). */
+  rawBody?: BodyRule;
+  /** The one domain call. */
+  run: (input: Input<P, Q, H, B>) => R | Promise<R>;
+  /** JSON of the result (200, or this status and headers), or a response of its own. */
+  reply?: ReplyInit | ((result: R) => Response);
+}
+
+export type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+export type Handler = (request: Request, context?: RouteContext) => Promise<Response>;
+
+const handlers = new WeakSet<Handler>();
+
+/** Whether `fn` is a handler built by route() (a test holds every route file to it). */
+export function isEdgeHandler(fn: unknown): boolean {
+  return typeof fn === "function" && handlers.has(fn as Handler);
+}
+
+/** A route handler (export const GET = route({ ... })). */
+export function route<P = undefined, Q = undefined, H = undefined, B = undefined, R = unknown>(endpoint: Endpoint<P, Q, H, B, R>): Handler {
+  const handler: Handler = async (request, context) => {
+    try {
+      const input = await parseInput(request, context, endpoint);
+      const result = await endpoint.run(input);
+      const { reply } = endpoint;
+      return typeof reply === "function" ? reply(result) : NextResponse.json(result, reply);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+  handlers.add(handler);
+  return handler;
+}
+
+/** The answer to a refusal (lib/errors.ts, or a body too large); anything else is rethrown, a 500. */
+export function errorResponse(error: unknown): NextResponse {
+  const reply = errorReply(error);
+  if (!reply) throw error;
+  return NextResponse.json(reply.body, { status: reply.status, headers: reply.headers });
+}
+
+async function parseInput<P, Q, H, B, R>(request: Request, context: RouteContext | undefined, e: Endpoint<P, Q, H, B, R>): Promise<Input<P, Q, H, B>> {
+  // Params and query are refused together, before the body is read.
+  const url = new URL(request.url);
+  const params = e.params?.safeParse((await context?.params) ?? {});
+  const query = (e.search ?? e.query)?.safeParse(e.search ? url.searchParams : Object.fromEntries(url.searchParams));
+  const refused: FieldErrors = {
+    ...(params?.success === false ? fieldErrors(params.error) : {}),
+    ...(query?.success === false ? fieldErrors(query.error) : {}),
+  };
+  if (Object.keys(refused).length > 0) throw Invalid.fields(refused);
+  const headers = e.headers && parse(e.headers, Object.fromEntries(Object.keys(e.headers.shape).map((name) => [name, request.headers.get(name) ?? undefined])));
+  let body: unknown = undefined;
+  if (e.rawBody) body = await readRawJson(request, e.rawBody);
+  else if (e.body) body = parse(e.body, await readJson(request, e.bodyLimit ?? BODY_LIMIT));
+  return { params: params?.data as P, query: query?.data as Q, headers: headers as H, body: body as B };
+}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw Invalid.fields(fieldErrors(parsed.error));
+  return parsed.data;
+}
+
+/** JSON with a status and headers, for a reply that depends on the result. */
+export function json(data: unknown, init?: ReplyInit): NextResponse {
+  return NextResponse.json(data, init);
+}
+
+/** A download: JSON, or text of the given type (never sniffed as something else). Never cached. */
+export function attachment(file: { name: string } & ({ json: unknown } | { text: string; type: string })): Response {
+  const headers = { "Content-Disposition": `attachment; filename="${file.name}"`, "Cache-Control": "no-store" };
+  if ("json" in file) return NextResponse.json(file.json, { headers });
+  return new NextResponse(file.text, { headers: { "Content-Type": file.type, ...headers, "X-Content-Type-Options": "nosniff" } });
+}
+
+/** Text of the given type (the /metrics exposition). */
+export function text(body: string, type: string): Response {
+  return new Response(body, { headers: { "Content-Type": type } });
+}

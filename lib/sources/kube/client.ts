@@ -1,0 +1,87 @@
+import "server-only";
+import http from "node:http";
+import https from "node:https";
+import * as k8s from "@kubernetes/client-node";
+import type { ClusterConfig } from "@/lib/clusters/config";
+import { KubeHttpError, parseRetryAfter } from "./http-error";
+
+export { KubeHttpError } from "./http-error";
+
+// The Kubernetes side of one watched cluster, behind one adapter: the kubeconfig (for watches) plus
+// GETs of resource lists and of the API server's own health endpoints. Credentials come from the
+// kubeconfig; Faultline only reads.
+
+export interface KubeAccess {
+  config: k8s.KubeConfig;
+  server: string;
+}
+
+export function connect(cluster: Pick<ClusterConfig, "kubeconfig" | "context" | "inCluster">): KubeAccess {
+  const config = new k8s.KubeConfig();
+  if (cluster.inCluster) config.loadFromCluster();
+  else config.loadFromFile(cluster.kubeconfig!);
+  if (cluster.context) config.setCurrentContext(cluster.context);
+  const server = config.getCurrentCluster()?.server;
+  if (!server) throw new Error(`kubeconfig ${cluster.kubeconfig ?? "(in-cluster)"} has no current cluster`);
+  return { config, server };
+}
+
+/**
+ * GET a non-resource path (/readyz?verbose, /healthz/kms-providers): status and body text (first MiB).
+ * Any status is an answer (a 503 from /readyz is the observation), except throttling, which is thrown.
+ */
+export async function getRaw(access: KubeAccess, path: string, timeoutMs = 5000): Promise<{ status: number; body: string }> {
+  const { status, body, headers } = await get(access, path, timeoutMs, 1024 * 1024, "truncate");
+  const text = body.toString("utf8");
+  const error = httpError(`GET ${path}`, status, text, headers);
+  if (error.throttled) throw error;
+  return { status, body: text };
+}
+
+/** GET a resource path as JSON (a LIST of 5,000 nodes is several MB, so the cap is generous). */
+export async function getResource(access: KubeAccess, path: string, timeoutMs = 30_000, maxBytes = 256 * 1024 * 1024): Promise<unknown> {
+  const { status, body, headers } = await get(access, path, timeoutMs, maxBytes, "fail");
+  const text = body.toString("utf8");
+  if (status < 200 || status >= 300) throw httpError(`GET ${path}`, status, text, headers);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new KubeHttpError(status, `GET ${path}: the answer is not JSON (${text.slice(0, 120)})`);
+  }
+}
+
+/** The error for a non-2xx answer, with the Status message and any Retry-After the server gave. */
+export function httpError(what: string, status: number, text: string, headers: http.IncomingHttpHeaders): KubeHttpError {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const message = (parsed as { message?: unknown } | undefined)?.message;
+  const said = typeof message === "string" ? message.slice(0, 300) : text.slice(0, 120);
+  return new KubeHttpError(status, `${what}: ${status} ${said}`, parseRetryAfter(headers["retry-after"], parsed));
+}
+
+async function get(access: KubeAccess, path: string, timeoutMs: number, maxBytes: number, overflow: "truncate" | "fail"): Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders }> {
+  const url = new URL(path, access.server);
+  const options: https.RequestOptions = { method: "GET", headers: { Accept: "application/json" }, timeout: timeoutMs };
+  await access.config.applyToHTTPSOptions(options);
+  const lib = url.protocol === "https:" ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = lib.request(url, options, (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= maxBytes) chunks.push(chunk);
+        else if (overflow === "fail") request.destroy(new Error(`GET ${path}: the answer is larger than ${maxBytes} bytes`));
+      });
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks), headers: response.headers }));
+      response.on("error", reject);
+    });
+    request.on("timeout", () => request.destroy(new Error(`GET ${path}: timed out after ${timeoutMs} ms`)));
+    request.on("error", reject);
+    request.end();
+  });
+}

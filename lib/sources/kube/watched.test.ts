@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { kubeconfigFor } from "@/lib/demo/cluster/kubeconfig";
+import { setScenario } from "@/lib/demo/cluster/scenarios";
+import { SimServer } from "@/lib/demo/cluster/server";
+import type { Sources } from "@/lib/sources/observation";
+import { connect, type KubeAccess } from "./client";
+import { startWatches, stopWatches, type Watches } from "./watched";
+
+// The watched sources push what changed, as SourceStates carrying the objects: nothing is pulled back out
+// of the watches later. Real client, the demo cluster's API server on loopback.
+
+let server: SimServer;
+let access: KubeAccess;
+let dir: string;
+const FAST = { stallMs: 1_500, backoffInitialMs: 100, backoffMaxMs: 400 };
+
+beforeAll(async () => {
+  server = new SimServer({ cluster: new SimCluster({ nodes: 3, intervalMs: 60_000 }), bookmarkIntervalMs: 200 });
+  const endpoints = await server.start();
+  dir = mkdtempSync(path.join(tmpdir(), "faultline-watched-"));
+  const file = path.join(dir, "demo.kubeconfig");
+  writeFileSync(file, kubeconfigFor("demo", endpoints));
+  access = connect({ kubeconfig: file, inCluster: false });
+});
+afterAll(async () => {
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const until = async (check: () => boolean, what: string, ms = 6000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+const messageOf = (cr: unknown, node: string) =>
+  ((cr as { status?: { conditions?: { type: string; message: string }[] } })?.status?.conditions ?? []).find((c) => c.type === `KMSHealthReporter_${node}`)?.message ?? "";
+
+describe("startWatches", () => {
+  it("pushes each watched source's state with its objects, and a change as it happens", async () => {
+    let sources: Sources = {};
+    const pushes: { names: string[]; changed: boolean }[] = [];
+    const watches: Watches = startWatches(
+      () => access,
+      (update, changed) => {
+        pushes.push({ names: Object.keys(update), changed });
+        sources = { ...sources, ...update };
+      },
+      FAST,
+    );
+    try {
+      await until(() => ["kubeapiserver", "nodes", "operator", "ebpf", "webhook", "endpoints"].every((n) => sources[n as keyof Sources]?.up), "every watched source up");
+      // One source per push, and the objects come with it.
+      expect(pushes.every((p) => p.names.length === 1)).toBe(true);
+      expect(sources.nodes?.value).toHaveLength(3);
+      expect(sources.kubeapiserver).toMatchObject({ name: "kubeapiserver", up: true, watch: { lists: 1 } });
+      expect(messageOf(sources.kubeapiserver?.value, "master-1")).toContain('"status":"healthy"');
+
+      const before = pushes.length;
+      setScenario(server.cluster, "kms-plugin-unavailable", true, { node: "master-1" });
+      await until(() => messageOf(sources.kubeapiserver?.value, "master-1").includes('"status":"error"'), "the unhealthy report pushed");
+      expect(pushes.slice(before).some((p) => p.changed && p.names[0] === "kubeapiserver")).toBe(true);
+      setScenario(server.cluster, "kms-plugin-unavailable", false);
+    } finally {
+      stopWatches(watches);
+    }
+  });
+
+  it("keeps 'down since' from before a restart for a source that is still down", async () => {
+    const since = "2026-11-20T10:00:00.000Z";
+    const restored: Sources = { kubeapiserver: { name: "kubeapiserver", up: false, downSince: since, lastSuccess: "2026-11-20T09:59:00.000Z", value: { kept: true } } };
+    await server.stop();
+    let pushed: Sources = {};
+    const watches = startWatches(() => access, (update) => (pushed = { ...pushed, ...update }), FAST, restored);
+    try {
+      await until(() => pushed.kubeapiserver !== undefined, "the first failure pushed");
+      expect(pushed.kubeapiserver).toMatchObject({ up: false, downSince: since, lastSuccess: "2026-11-20T09:59:00.000Z", value: { kept: true } });
+    } finally {
+      stopWatches(watches);
+      await server.start();
+    }
+  });
+});

@@ -1,0 +1,34 @@
+import type { KmsMetrics } from "@/lib/sources/prometheus/kms-metrics";
+import type { SourceState } from "@/lib/sources/state";
+
+// What the monitor reads from a cluster, source by source: the watched Kubernetes objects and the probes'
+// answers as they came (raw), each kept as a SourceState with its last-known value. The model and the
+// signals read these; the sources fill them.
+
+export const STACK = { namespace: "cloudtaser-system", operator: "cloudtaser-operator", ebpf: "cloudtaser-ebpf", webhook: "cloudtaser-operator-webhook" };
+
+export interface RawObservation {
+  /** The operator CRs that carry KMS health reports (null when absent or not served). */
+  kubeapiserver?: unknown;
+  openshiftapiserver?: unknown;
+  authentication?: unknown;
+  nodes?: unknown[];
+  clusterOperator?: unknown;
+  operator?: unknown;
+  ebpf?: unknown;
+  /** null when the configuration does not exist (a 404 is an answer, not a failure). */
+  webhook?: unknown | null;
+  /** The Endpoints objects of the stack's namespace. */
+  endpoints?: unknown[];
+  kmsProviders?: { status: number; body: string };
+  readyz?: { status: number; body: string };
+  openbao?: { status: number; body: unknown } | { unreachable: true; error: string };
+  transit?: { status: number; body: unknown };
+  /** The bridge's view of the beacon, when its health endpoint is configured. */
+  beacon?: { status: number; body: string } | { unreachable: true; error: string };
+  /** The KMS metrics from the cluster's Prometheus, when one is configured. */
+  metrics?: KmsMetrics;
+}
+
+export type Sources = { [K in keyof RawObservation]?: SourceState<RawObservation[K]> };
+
