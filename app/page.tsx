@@ -10,9 +10,9 @@ export default async function HomePage() {
     <>
       <h1>Faultline</h1>
       <p className="lead">
-        When Kubernetes encryption at rest (a KMS v2 plugin on OpenBao Transit) or the secret-protection stack (webhook,
-        PID-1 wrapper, eBPF agent, beacon, OpenBao) breaks, the failure is hard to see and can block the API server or
-        lose data. Faultline catalogs every known failure mode with how to detect it, what prevents it and how to recover.
+        When Kubernetes encryption at rest (a KMS v2 plugin on OpenBao Transit) or the secret-protection stack (webhook, PID-1 wrapper, eBPF agent, beacon,
+        OpenBao) breaks, the failure is hard to see and can block the API server or lose data. Faultline catalogs every known failure mode with how to detect
+        it, what prevents it and how to recover.
       </p>
 
       <div className="stats" data-testid="counts">
@@ -45,13 +45,16 @@ export default async function HomePage() {
         <section className="panel">
           <h3>During an incident</h3>
           <p>
-            Live per-node KMS plugin health, the API server&apos;s own check, OpenBao and the protection stack, each
-            signal linked to its failure modes and runbooks; incidents opened from them and from your alerts, with the
-            likely causes first.
+            Live per-node KMS plugin health, the API server&apos;s own check, OpenBao and the protection stack, each signal linked to its failure modes and
+            runbooks; incidents opened from them and from your alerts, with the likely causes first.
           </p>
           <p>
-            <Link className="button button-primary" href="/health">Live health</Link>{" "}
-            <Link className="button" href="/incidents">Incidents</Link>{" "}
+            <Link className="button button-primary" href="/health">
+              Live health
+            </Link>{" "}
+            <Link className="button" href="/incidents">
+              Incidents
+            </Link>{" "}
             <Link href="/catalog?startup=yes">what blocks API-server start-up</Link>
           </p>
           <p className="muted">
@@ -62,7 +65,9 @@ export default async function HomePage() {
           <h3>Reviewing an install</h3>
           <p>Blast-radius pages per component: if it breaks, what happens to the cluster, and what is safe to do.</p>
           <p>
-            <Link className="button button-primary" href="/blast-radius">Blast radius</Link>{" "}
+            <Link className="button button-primary" href="/blast-radius">
+              Blast radius
+            </Link>{" "}
             <Link href="/blast-radius/backout">the backout procedure</Link>
           </p>
         </section>
@@ -70,7 +75,9 @@ export default async function HomePage() {
           <h3>On call at 3 a.m.</h3>
           <p>Guided runbooks: one question at a time, the command to run, the fix at the end; the link keeps your place.</p>
           <p>
-            <Link className="button button-primary" href="/runbooks">Runbooks</Link>{" "}
+            <Link className="button button-primary" href="/runbooks">
+              Runbooks
+            </Link>{" "}
             <span className="muted">{counts.runbooks} decision trees</span>
           </p>
         </section>

@@ -16,8 +16,7 @@ export default async function DemoPage() {
         <h1>Demo cluster</h1>
         <p className="callout">
           The demo cluster is not running, so there is nothing to inject into. It runs by default; it is off when
-          <code> FAULTLINE_DEMO=off</code>, or when it failed to start (the server log says why). A standalone one
-          runs with <code>npm run demo</code>.
+          <code> FAULTLINE_DEMO=off</code>, or when it failed to start (the server log says why). A standalone one runs with <code>npm run demo</code>.
         </p>
       </>
     );
@@ -27,15 +26,13 @@ export default async function DemoPage() {
     <>
       <h1>Demo cluster</h1>
       <p className="lead">
-        Rehearse failures on the simulated cluster. Each scenario reproduces a catalog failure mode in the objects,
-        endpoints and metrics Faultline reads; clear it to put the cluster back. The health reporters write every{" "}
-        {interval} s.
+        Rehearse failures on the simulated cluster. Each scenario reproduces a catalog failure mode in the objects, endpoints and metrics Faultline reads; clear
+        it to put the cluster back. The health reporters write every {interval} s.
       </p>
       <p className="muted" style={{ fontSize: "0.85rem" }} data-testid="kubectl-command">
         Point kubectl at it (TLS, verified with the cluster&apos;s own CA in the kubeconfig):{" "}
         <code>KUBECONFIG={demo.kubeconfigPath} kubectl get nodes,kubeapiservers -o wide</code>, or watch one kind:{" "}
-        <code>KUBECONFIG={demo.kubeconfigPath} kubectl get kubeapiservers -w</code>. Read-only;{" "}
-        <code>--context demo-admin</code> may write.
+        <code>KUBECONFIG={demo.kubeconfigPath} kubectl get kubeapiservers -w</code>. Read-only; <code>--context demo-admin</code> may write.
       </p>
       <div className="two-col">
         <ScenarioTable rows={demo.rows} nodes={demo.nodes} refreshSeconds={Math.min(interval, 10)} />

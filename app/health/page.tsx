@@ -12,9 +12,8 @@ export default async function HealthPage() {
     <>
       <h1>Live health</h1>
       <p className="lead">
-        Per-node, per-plugin KMS health read from the health reports themselves (the conditions say True even when a
-        plugin is down), the API server&apos;s kms-providers check, OpenBao and the protection stack. Updated every{" "}
-        {pollSeconds} s.
+        Per-node, per-plugin KMS health read from the health reports themselves (the conditions say True even when a plugin is down), the API server&apos;s
+        kms-providers check, OpenBao and the protection stack. Updated every {pollSeconds} s.
       </p>
       {clusters.length === 0 ? <p className="callout">No cluster is being watched: set FAULTLINE_CLUSTERS_FILE, or leave FAULTLINE_DEMO on.</p> : null}
       {clusters.map(({ name, health }) =>

@@ -7,8 +7,7 @@ function EntryList({ entries, seed }: { entries: FailureMode[]; seed: "startup" 
     <ul className="plain">
       {entries.map((e) => (
         <li key={e.id}>
-          <Link href={`/catalog/${e.id}`}>{e.title}</Link>{" "}
-          <span className="muted">({seed === "startup" ? e.startupBlock.seed : e.dataLoss.seed})</span>
+          <Link href={`/catalog/${e.id}`}>{e.title}</Link> <span className="muted">({seed === "startup" ? e.startupBlock.seed : e.dataLoss.seed})</span>
         </li>
       ))}
     </ul>
@@ -38,7 +37,9 @@ export function KmsSeveritySummary({ summary: s }: { summary: SeveritySummary })
           <EntryList entries={s.losesData} seed="data" />
           {s.confidentiality.length > 0 ? (
             <>
-              <div className="label" style={{ marginTop: "0.6rem" }}>Confidentiality loss</div>
+              <div className="label" style={{ marginTop: "0.6rem" }}>
+                Confidentiality loss
+              </div>
               <EntryList entries={s.confidentiality} seed="data" />
             </>
           ) : null}

@@ -44,13 +44,15 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
       </div>
       <ComponentCards signals={h.signals} />
       <RefusedUnits health={h} />
-      {query.isError ? <p className="callout">Faultline itself could not be reached just now; showing what it last said ({ago(h.checkedAt, new Date().toISOString())}).</p> : null}
+      {query.isError ? (
+        <p className="callout">Faultline itself could not be reached just now; showing what it last said ({ago(h.checkedAt, new Date().toISOString())}).</p>
+      ) : null}
       {down.length > 0 ? (
         <div className="callout" data-testid="sources-down">
           {groupDown(down).map((g) => (
             <div key={g.key}>
-              <strong>{g.names.join(", ")}</strong> {g.names.length === 1 ? "is" : "are"} down: stale since {g.since} ({ago(g.since, h.checkedAt)}); last error: {g.error}.
-              {" "}{g.names.length === 1 ? "Its panels show" : "Their panels show"} the last known values.
+              <strong>{g.names.join(", ")}</strong> {g.names.length === 1 ? "is" : "are"} down: stale since {g.since} ({ago(g.since, h.checkedAt)}); last error:{" "}
+              {g.error}. {g.names.length === 1 ? "Its panels show" : "Their panels show"} the last known values.
             </div>
           ))}
         </div>
@@ -58,14 +60,30 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
       <ThrottledSources sources={h.sources} checkedAt={h.checkedAt} />
       <p className="muted">
         ClusterOperator kube-apiserver: Degraded={h.clusterOperator?.degraded ?? "?"} {h.clusterOperator?.reason ? `(${h.clusterOperator.reason})` : ""}
-        {h.disagreement ? <span className="badge badge-orange" style={{ marginLeft: 8 }}>disagrees with Faultline</span> : null}
+        {h.disagreement ? (
+          <span className="badge badge-orange" style={{ marginLeft: 8 }}>
+            disagrees with Faultline
+          </span>
+        ) : null}
       </p>
-      {h.disagreement ? <p className="callout" data-testid="disagreement">{h.disagreement}</p> : null}
-      {h.matrix ? <KmsMatrixTable matrix={h.matrix} checkedAt={h.checkedAt} testId="kms-matrix" caption={(h.serverMatrices ?? []).length > 0 ? "kube-apiserver (kubeapiservers CR)" : undefined} /> : null}
+      {h.disagreement ? (
+        <p className="callout" data-testid="disagreement">
+          {h.disagreement}
+        </p>
+      ) : null}
+      {h.matrix ? (
+        <KmsMatrixTable
+          matrix={h.matrix}
+          checkedAt={h.checkedAt}
+          testId="kms-matrix"
+          caption={(h.serverMatrices ?? []).length > 0 ? "kube-apiserver (kubeapiservers CR)" : undefined}
+        />
+      ) : null}
       {(h.serverMatrices ?? []).map((m) => (
         <details key={m.server} className="server-matrix" open={m.matrix.rollup.degraded}>
           <summary>
-            <Badge tone={m.matrix.rollup.degraded ? "red" : "green"}>{m.matrix.rollup.degraded ? "degraded" : "healthy"}</Badge> {m.server}: {m.matrix.cells.length} plugin reports on {m.matrix.rows.filter((r) => r.present).length} replicas
+            <Badge tone={m.matrix.rollup.degraded ? "red" : "green"}>{m.matrix.rollup.degraded ? "degraded" : "healthy"}</Badge> {m.server}:{" "}
+            {m.matrix.cells.length} plugin reports on {m.matrix.rows.filter((r) => r.present).length} replicas
           </summary>
           <KmsMatrixTable matrix={m.matrix} checkedAt={h.checkedAt} testId={`kms-matrix-${m.server}`} caption={`${m.server} (${m.cr} CR)`} />
         </details>
@@ -90,10 +108,14 @@ function SignalList({ signals, links }: { signals: ClusterHealth["signals"]; lin
           {s.state !== "ok" && links[s.id] ? (
             <div className="links">
               {links[s.id].catalog.map((c) => (
-                <Link key={c.id} className="chip" href={`/catalog/${c.id}`}>{c.title}</Link>
+                <Link key={c.id} className="chip" href={`/catalog/${c.id}`}>
+                  {c.title}
+                </Link>
               ))}
               {links[s.id].runbooks.map((r) => (
-                <Link key={r.id} className="chip chip-runbook" href={`/runbooks/${r.id}`}>▶ {r.title}</Link>
+                <Link key={r.id} className="chip chip-runbook" href={`/runbooks/${r.id}`}>
+                  ▶ {r.title}
+                </Link>
               ))}
             </div>
           ) : null}

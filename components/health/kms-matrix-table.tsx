@@ -12,7 +12,16 @@ import { ago } from "@/components/ui/time";
 /** Up to this many rows, every node is shown. */
 export const ALL_ROWS_UP_TO = 50;
 
-export const STATE_TONE: Record<string, Tone> = { ok: "green", healthy: "green", degraded: "red", critical: "red", unhealthy: "red", error: "red", warning: "orange", unknown: "orange" };
+export const STATE_TONE: Record<string, Tone> = {
+  ok: "green",
+  healthy: "green",
+  degraded: "red",
+  critical: "red",
+  unhealthy: "red",
+  error: "red",
+  warning: "orange",
+  unknown: "orange",
+};
 
 export function KmsMatrixTable({ matrix, checkedAt, testId, caption }: { matrix: KmsMatrix; checkedAt: string; testId: string; caption?: string }) {
   const keyIDs = [...new Set(matrix.cells.map((c) => c.keyID))];
@@ -33,7 +42,9 @@ export function KmsMatrixTable({ matrix, checkedAt, testId, caption }: { matrix:
           <tr>
             <th scope="col">Node</th>
             {keyIDs.map((k) => (
-              <th key={k} scope="col">keyID {k}</th>
+              <th key={k} scope="col">
+                keyID {k}
+              </th>
             ))}
           </tr>
         </thead>
@@ -42,7 +53,10 @@ export function KmsMatrixTable({ matrix, checkedAt, testId, caption }: { matrix:
             <tr key={row.node} data-node={row.node}>
               <th scope="row">
                 {row.node}
-                <span className="sub">{row.state}{!row.present ? " (node gone)" : ""}</span>
+                <span className="sub">
+                  {row.state}
+                  {!row.present ? " (node gone)" : ""}
+                </span>
               </th>
               {keyIDs.map((k) => {
                 const cell = cellAt.get(`${row.node}\u0000${k}`);
@@ -77,7 +91,12 @@ export function KmsMatrixTable({ matrix, checkedAt, testId, caption }: { matrix:
         </p>
       ) : null}
       <p className="muted">
-        {matrix.agreement.map((a) => `keyID ${a.keyID}: ${a.agree ? "nodes agree on the KEK" : `nodes DISAGREE (${a.kekIDs.map((k) => `${k.kekID} on ${k.nodes.join(", ")}`).join("; ")})`}`).join(" · ")}
+        {matrix.agreement
+          .map(
+            (a) =>
+              `keyID ${a.keyID}: ${a.agree ? "nodes agree on the KEK" : `nodes DISAGREE (${a.kekIDs.map((k) => `${k.kekID} on ${k.nodes.join(", ")}`).join("; ")})`}`,
+          )
+          .join(" · ")}
         {matrix.migration.inProgress ? ` · migration in progress (keyIDs ${matrix.migration.keyIDs.join(", ")})` : ""}
       </p>
     </>

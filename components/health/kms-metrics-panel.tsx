@@ -18,15 +18,45 @@ interface Panel {
 }
 
 const PANELS: Panel[] = [
-  { name: "latencyP99", title: "KMS call latency, p99", worst: "highest", threshold: LATENCY_WARNING_SECONDS, tone: (v) => (v >= 1 ? "critical" : v >= LATENCY_WARNING_SECONDS ? "warning" : "ok") },
+  {
+    name: "latencyP99",
+    title: "KMS call latency, p99",
+    worst: "highest",
+    threshold: LATENCY_WARNING_SECONDS,
+    tone: (v) => (v >= 1 ? "critical" : v >= LATENCY_WARNING_SECONDS ? "warning" : "ok"),
+  },
   { name: "errorRate", title: "Failed KMS calls per second", worst: "highest", tone: (v) => (v > 0 ? "critical" : "ok") },
   { name: "requestRate", title: "KMS calls per second", worst: "highest", tone: () => "ok" },
-  { name: "keyIdChanges", title: "key_id switches (kube-apiserver, 15 min)", worst: "highest", threshold: KEYID_CHANGES_WARNING, tone: (v) => (v >= KEYID_CHANGES_WARNING ? "warning" : "ok") },
-  { name: "pluginKeyIdChanges", title: "key_id switches (plugin, 15 min)", worst: "highest", threshold: KEYID_CHANGES_WARNING, tone: (v) => (v >= KEYID_CHANGES_WARNING ? "warning" : "ok") },
+  {
+    name: "keyIdChanges",
+    title: "key_id switches (kube-apiserver, 15 min)",
+    worst: "highest",
+    threshold: KEYID_CHANGES_WARNING,
+    tone: (v) => (v >= KEYID_CHANGES_WARNING ? "warning" : "ok"),
+  },
+  {
+    name: "pluginKeyIdChanges",
+    title: "key_id switches (plugin, 15 min)",
+    worst: "highest",
+    threshold: KEYID_CHANGES_WARNING,
+    tone: (v) => (v >= KEYID_CHANGES_WARNING ? "warning" : "ok"),
+  },
   { name: "circuitBreaker", title: "Plugin circuit breaker (1 = open)", worst: "highest", tone: (v) => (v >= 1 ? "critical" : "ok") },
-  { name: "tokenTtl", title: "OpenBao token TTL", worst: "lowest", threshold: TTL_WARNING_SECONDS, tone: (v) => (v <= 120 ? "critical" : v < TTL_WARNING_SECONDS ? "warning" : "ok") },
+  {
+    name: "tokenTtl",
+    title: "OpenBao token TTL",
+    worst: "lowest",
+    threshold: TTL_WARNING_SECONDS,
+    tone: (v) => (v <= 120 ? "critical" : v < TTL_WARNING_SECONDS ? "warning" : "ok"),
+  },
   { name: "identityWrites", title: "Writes stored as plaintext (identity), 15 min", worst: "highest", tone: (v) => (v > 0 ? "critical" : "ok") },
-  { name: "certificateTtl", title: "Client certificate TTL", worst: "lowest", threshold: TTL_WARNING_SECONDS, tone: (v) => (v === 0 ? "ok" : v <= 120 ? "critical" : v < TTL_WARNING_SECONDS ? "warning" : "ok") },
+  {
+    name: "certificateTtl",
+    title: "Client certificate TTL",
+    worst: "lowest",
+    threshold: TTL_WARNING_SECONDS,
+    tone: (v) => (v === 0 ? "ok" : v <= 120 ? "critical" : v < TTL_WARNING_SECONDS ? "warning" : "ok"),
+  },
 ];
 
 const SHOWN = 6;
@@ -38,7 +68,11 @@ const numeric = (v: MetricValue | null): number | undefined => {
 };
 
 function seriesName(labels: Record<string, string>): string {
-  return [labels.node ?? labels.instance, labels.provider_name ?? labels.resource ?? (labels.key_id ? `kms-${labels.key_id}` : undefined), labels.method].filter(Boolean).join(" · ") || "cluster";
+  return (
+    [labels.node ?? labels.instance, labels.provider_name ?? labels.resource ?? (labels.key_id ? `kms-${labels.key_id}` : undefined), labels.method]
+      .filter(Boolean)
+      .join(" · ") || "cluster"
+  );
 }
 
 function ordered(series: MetricSeries[], worst: Panel["worst"]): MetricSeries[] {
@@ -57,11 +91,19 @@ export function KmsMetricsPanel({ metrics, note, stale, checkedAt }: { metrics?:
   return (
     <section className="kms-metrics" data-testid="kms-metrics" aria-label="KMS metrics">
       <h3>
-        KMS metrics <span className="muted small">from {metrics.source}, as of {ago(metrics.at, checkedAt)}{stale ? " (Prometheus is down: last known values)" : ""}</span>
+        KMS metrics{" "}
+        <span className="muted small">
+          from {metrics.source}, as of {ago(metrics.at, checkedAt)}
+          {stale ? " (Prometheus is down: last known values)" : ""}
+        </span>
       </h3>
       {metrics.errors.length > 0 ? (
         <p className="callout small" data-testid="kms-metrics-errors">
-          {metrics.errors.length} quer{metrics.errors.length === 1 ? "y" : "ies"} failed: {metrics.errors.slice(0, 3).map((e) => `${e.metric} (${e.query}): ${e.message}`).join("; ")}
+          {metrics.errors.length} quer{metrics.errors.length === 1 ? "y" : "ies"} failed:{" "}
+          {metrics.errors
+            .slice(0, 3)
+            .map((e) => `${e.metric} (${e.query}): ${e.message}`)
+            .join("; ")}
           {metrics.errors.length > 3 ? "; …" : ""}
         </p>
       ) : null}
@@ -86,7 +128,9 @@ export function KmsMetricsPanel({ metrics, note, stale, checkedAt }: { metrics?:
                       const name = seriesName(s.labels);
                       return (
                         <tr key={JSON.stringify(s.labels)} data-series={name} data-tone={tone}>
-                          <th scope="row" className="small">{name}</th>
+                          <th scope="row" className="small">
+                            {name}
+                          </th>
                           <td>
                             <Sparkline points={s.points} label={`${panel.title}, ${name}`} unit={metric.unit} threshold={panel.threshold} tone={tone} />
                           </td>

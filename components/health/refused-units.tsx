@@ -13,7 +13,10 @@ export function RefusedUnits({ health }: { health: Pick<ClusterHealth, "refused"
     <div className="callout" data-testid="refused-units">
       {refused.map((r) => (
         <div key={`${r.stage}:${r.unit}`} data-testid="refused-unit">
-          <strong>{STAGE[r.stage]}: {r.unit}</strong> — {r.reason}
+          <strong>
+            {STAGE[r.stage]}: {r.unit}
+          </strong>{" "}
+          — {r.reason}
         </div>
       ))}
       {cleaned.map((s) => (

@@ -24,7 +24,14 @@ export function describeThrottled(sources: Source[], checkedAt: string): Throttl
     const retryIn = Math.max(0, Math.ceil((Date.parse(s.throttled.retryAt) - now) / 1000));
     const group = groups.get(s.throttled.status);
     if (!group) {
-      groups.set(s.throttled.status, { key: String(s.throttled.status), names: [s.name], status: s.throttled.status, since: s.throttled.since, retryInSeconds: retryIn, lastSuccess: s.lastSuccess });
+      groups.set(s.throttled.status, {
+        key: String(s.throttled.status),
+        names: [s.name],
+        status: s.throttled.status,
+        since: s.throttled.since,
+        retryInSeconds: retryIn,
+        lastSuccess: s.lastSuccess,
+      });
       continue;
     }
     group.names.push(s.name);
@@ -42,8 +49,9 @@ export function ThrottledSources({ sources, checkedAt }: { sources: Source[]; ch
     <div className="callout" data-testid="sources-throttled">
       {lines.map((g) => (
         <div key={g.key} data-status={g.status}>
-          <strong>{g.names.join(", ")}</strong>: throttled by the API server (HTTP {g.status}), retrying in {g.retryInSeconds} s; throttled since {g.since} ({ago(g.since, checkedAt)}), last answer {g.lastSuccess ? `${g.lastSuccess} (${ago(g.lastSuccess, checkedAt)})` : "never"}.
-          {" "}Not an outage: the API server answers, but asks Faultline to wait, so the values shown may be that old.
+          <strong>{g.names.join(", ")}</strong>: throttled by the API server (HTTP {g.status}), retrying in {g.retryInSeconds} s; throttled since {g.since} (
+          {ago(g.since, checkedAt)}), last answer {g.lastSuccess ? `${g.lastSuccess} (${ago(g.lastSuccess, checkedAt)})` : "never"}. Not an outage: the API
+          server answers, but asks Faultline to wait, so the values shown may be that old.
         </div>
       ))}
     </div>

@@ -26,7 +26,8 @@ export function AlertGaps({ gaps }: { gaps: TimelineEvent[] }) {
         ))}
       </ul>
       <p className="muted small">
-        The incident holds only the alerts delivered. Receiver settings: docs/alertmanager.md (max_alerts: 0 sends whole groups); refused alerts are also in Faultline&apos;s log.
+        The incident holds only the alerts delivered. Receiver settings: docs/alertmanager.md (max_alerts: 0 sends whole groups); refused alerts are also in
+        Faultline&apos;s log.
       </p>
     </div>
   );

@@ -63,10 +63,17 @@ export function IncidentActions({ id, status }: Props) {
         }}
       >
         <label htmlFor={noteId}>Note</label>
-        <textarea id={noteId} name="text" rows={3} value={note} onChange={(e) => {
+        <textarea
+          id={noteId}
+          name="text"
+          rows={3}
+          value={note}
+          onChange={(e) => {
             noteKey.current = null;
             setNote(e.target.value);
-          }} placeholder="What you saw or did" />
+          }}
+          placeholder="What you saw or did"
+        />
         <FieldError errors={addNote.error instanceof ApiError ? addNote.error.fields.text : undefined} />
         <button type="submit" className="button" disabled={addNote.isPending}>
           {addNote.isPending ? "Adding…" : "Add note"}
@@ -82,7 +89,14 @@ export function IncidentActions({ id, status }: Props) {
         }}
       >
         <label htmlFor={resolutionId}>Resolution</label>
-        <textarea id={resolutionId} name="resolution" rows={2} value={resolution} onChange={(e) => setResolution(e.target.value)} placeholder="What fixed it (goes in the postmortem)" />
+        <textarea
+          id={resolutionId}
+          name="resolution"
+          rows={2}
+          value={resolution}
+          onChange={(e) => setResolution(e.target.value)}
+          placeholder="What fixed it (goes in the postmortem)"
+        />
         <FieldError errors={resolve.error instanceof ApiError ? resolve.error.fields.resolution : undefined} />
         <button type="submit" className="button" disabled={status === "resolved" || resolve.isPending}>
           {resolve.isPending ? "Resolving…" : status === "resolved" ? "Resolved" : "Resolve"}

@@ -26,7 +26,10 @@ export function IncidentHeader({ incident, now }: { incident: IncidentDetailView
           <>
             <dt>Reopened</dt>
             <dd>
-              {ago(incident.reopenedAt, now)} <span className="muted">({utc(incident.reopenedAt)}; {incident.reopenCount}× in all)</span>
+              {ago(incident.reopenedAt, now)}{" "}
+              <span className="muted">
+                ({utc(incident.reopenedAt)}; {incident.reopenCount}× in all)
+              </span>
             </dd>
           </>
         ) : null}

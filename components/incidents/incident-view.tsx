@@ -35,12 +35,17 @@ interface Props {
 export function IncidentView({ initial, links, runbooks, runbookTitles, monitored, now: serverNow, pollMs }: Props) {
   const id = initial.incident.id;
   const cluster = initial.incident.cluster;
-  const pushed = useLive([{ kind: "incidents", queryKey: incidentQuery(id).queryKey, shows: [id] }, ...(monitored ? [{ kind: "health" as const, cluster }] : [])]);
+  const pushed = useLive([
+    { kind: "incidents", queryKey: incidentQuery(id).queryKey, shows: [id] },
+    ...(monitored ? [{ kind: "health" as const, cluster }] : []),
+  ]);
   const query = useQuery({ ...incidentQuery(id), initialData: initial, refetchInterval: pushed ? pollMs * 5 : pollMs });
   const now = useNow(serverNow);
   const d = query.data;
   useRefetchWhenSignalsMove(d, monitored);
-  const outcomes = Object.fromEntries(d.timeline.filter((e) => e.kind === "runbook_finished").map((e) => [Number(e.payload.sessionId), String(e.payload.label ?? e.payload.outcome)]));
+  const outcomes = Object.fromEntries(
+    d.timeline.filter((e) => e.kind === "runbook_finished").map((e) => [Number(e.payload.sessionId), String(e.payload.label ?? e.payload.outcome)]),
+  );
   return (
     <>
       <IncidentHeader incident={d.incident} now={now} />

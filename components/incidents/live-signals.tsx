@@ -10,12 +10,15 @@ type Current = IncidentDetailView["live"]["signals"][number];
 /** The incident's signals as the monitor reads them now, one group per signal (its links once), worst first. */
 export function LiveSignals({ detail, links, monitored }: { detail: IncidentDetailView; links: SignalLinks; monitored: boolean }) {
   const groups = new Map<string, Current[]>();
-  for (const s of [...detail.live.signals].sort((a, b) => (RANK[a.state] ?? 4) - (RANK[b.state] ?? 4))) groups.set(s.signal, [...(groups.get(s.signal) ?? []), s]);
+  for (const s of [...detail.live.signals].sort((a, b) => (RANK[a.state] ?? 4) - (RANK[b.state] ?? 4)))
+    groups.set(s.signal, [...(groups.get(s.signal) ?? []), s]);
   const alerts = detail.members.filter((m) => m.source === "alert");
   return (
     <>
       {!monitored ? <p className="muted">Faultline does not watch cluster {detail.incident.cluster} itself; only alerts report on it.</p> : null}
-      {monitored && groups.size === 0 ? <p className="muted">None of its signals is reported right now (the cluster&apos;s last reading did not include them).</p> : null}
+      {monitored && groups.size === 0 ? (
+        <p className="muted">None of its signals is reported right now (the cluster&apos;s last reading did not include them).</p>
+      ) : null}
       <div className="signal-groups" data-testid="live-signals">
         {[...groups].map(([id, subjects]) => {
           const firing = subjects.filter((s) => s.state !== "ok");
@@ -55,7 +58,8 @@ export function LiveSignals({ detail, links, monitored }: { detail: IncidentDeta
           <ul className="plain signals">
             {alerts.map((m) => (
               <li key={m.id} data-signal={m.signal} data-state={m.state}>
-                <Badge tone={m.state === "firing" ? "red" : "green"}>alert {m.state}</Badge> <code>{m.signal}</code> <span className="muted">{m.subject}</span>: {m.detail}
+                <Badge tone={m.state === "firing" ? "red" : "green"}>alert {m.state}</Badge> <code>{m.signal}</code> <span className="muted">{m.subject}</span>:{" "}
+                {m.detail}
               </li>
             ))}
           </ul>

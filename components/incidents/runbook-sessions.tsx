@@ -11,7 +11,8 @@ import { utc } from "@/components/ui/time";
 import type { SessionView } from "./types";
 import { useActor } from "./use-actor";
 
-export const incidentRunbookHref = (runbookId: string, incidentId: number, sessionId: number) => `/runbooks/${runbookId}?incident=${incidentId}&session=${sessionId}`;
+export const incidentRunbookHref = (runbookId: string, incidentId: number, sessionId: number) =>
+  `/runbooks/${runbookId}?incident=${incidentId}&session=${sessionId}`;
 
 interface Props {
   incidentId: number;
@@ -29,7 +30,8 @@ export function RunbookSessions({ incidentId, sessions, runbooks, titles, outcom
   const [actor] = useActor();
   const [choice, setChoice] = useState(runbooks[0]?.id ?? "");
   const start = useMutation({
-    mutationFn: () => postJson<{ session: SessionView }>(`/api/v1/incidents/${incidentId}/runbook-sessions`, { actor, ...(choice ? { runbookId: choice } : {}) }),
+    mutationFn: () =>
+      postJson<{ session: SessionView }>(`/api/v1/incidents/${incidentId}/runbook-sessions`, { actor, ...(choice ? { runbookId: choice } : {}) }),
     onSuccess: ({ session }) => router.push(incidentRunbookHref(session.runbookId, incidentId, session.id)),
   });
   return (
@@ -61,7 +63,8 @@ export function RunbookSessions({ incidentId, sessions, runbooks, titles, outcom
       {sessions.map((s) => (
         <div key={s.id} className="session" data-testid="session" data-session={s.id}>
           <div>
-            <strong>{titles[s.runbookId] ?? s.runbookId}</strong> {s.finishedAt ? <Badge tone="green">finished</Badge> : <Badge tone="orange">in progress</Badge>}{" "}
+            <strong>{titles[s.runbookId] ?? s.runbookId}</strong>{" "}
+            {s.finishedAt ? <Badge tone="green">finished</Badge> : <Badge tone="orange">in progress</Badge>}{" "}
             <span className="muted small">
               started by {s.startedBy}, {utc(s.startedAt)}
             </span>{" "}

@@ -69,7 +69,14 @@ function Details({ event }: { event: TimelineEvent }) {
       {step.suggested ? (
         <div>
           Live data suggested <strong>{step.suggested.answer}</strong> ({step.suggested.signal} {step.suggested.state})
-          {step.followedSuggestion === false ? <> <Badge tone="orange">overridden by the on-call</Badge></> : "; the on-call agreed"}
+          {step.followedSuggestion === false ? (
+            <>
+              {" "}
+              <Badge tone="orange">overridden by the on-call</Badge>
+            </>
+          ) : (
+            "; the on-call agreed"
+          )}
           <ul className="evidence">
             {step.suggested.evidence.map((x) => (
               <li key={x.subject}>

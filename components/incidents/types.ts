@@ -5,7 +5,6 @@ import type { Jsonify } from "@/lib/views/json";
 
 // The incidents API's JSON as the browser receives it (dates as ISO strings).
 
-
 export type IncidentRow = Jsonify<IncidentSummary>;
 
 export interface SuspectView {

@@ -28,7 +28,9 @@ export async function postJson<T>(url: string, body: unknown, headers: Record<st
   }
   if (!response.ok) {
     const fields = json.fields ?? {};
-    const detail = Object.entries(fields).map(([k, v]) => `${k} ${v.join("; ")}`).join("; ");
+    const detail = Object.entries(fields)
+      .map(([k, v]) => `${k} ${v.join("; ")}`)
+      .join("; ");
     const message = response.status >= 500 ? `the server failed (HTTP ${response.status}); nothing was recorded` : (json.error ?? `HTTP ${response.status}`);
     throw new ApiError(detail && json.error === "invalid request" ? `${message}: ${detail}` : message, response.status, fields);
   }

@@ -16,7 +16,8 @@ import type { IncidentWalk, LiveSignal } from "./types";
 export type IncidentSessionInfo = Extract<WalkSession, { ok: true }> & { pollMs: number; health?: LiveClusterHealth };
 
 /** The signals a step's suggestion reads, without their evidence (the server records that itself). */
-const liveSignals = (health: LiveClusterHealth): LiveSignal[] => health.signals.map(({ id, subject, state, detail }) => ({ id, subject, state, detail, evidence: null }));
+const liveSignals = (health: LiveClusterHealth): LiveSignal[] =>
+  health.signals.map(({ id, subject, state, detail }) => ({ id, subject, state, detail, evidence: null }));
 
 /** Guided mode tied to an incident: live signals pre-answer questions, and each answer is recorded before the walk moves on. */
 export function IncidentRunbookWalker({ session, ...walker }: WalkerProps & { session: IncidentSessionInfo }) {
@@ -33,18 +34,27 @@ export function IncidentRunbookWalker({ session, ...walker }: WalkerProps & { se
   const incidentHref = `/incidents/${session.incidentId}`;
   const record = useCallback(
     async (node: string, answer: string | undefined, note: string | undefined) => {
-      const result = await postJson<{ session: { path: string[]; finishedAt: string | null } }>(`/api/v1/incidents/${session.incidentId}/runbook-sessions/${session.sessionId}/steps`, {
-        actor,
-        node,
-        ...(answer ? { answer } : {}),
-        ...(note?.trim() ? { note } : {}),
-      });
+      const result = await postJson<{ session: { path: string[]; finishedAt: string | null } }>(
+        `/api/v1/incidents/${session.incidentId}/runbook-sessions/${session.sessionId}/steps`,
+        {
+          actor,
+          node,
+          ...(answer ? { answer } : {}),
+          ...(note?.trim() ? { note } : {}),
+        },
+      );
       if (result.session.finishedAt) setFinished(true);
       return result.session.path;
     },
     [actor, session.incidentId, session.sessionId],
   );
-  const incident: IncidentWalk = { signals: live.data ?? session.signals, record, finished, incidentHref, liveError: live.isError ? live.error.message : undefined };
+  const incident: IncidentWalk = {
+    signals: live.data ?? session.signals,
+    record,
+    finished,
+    incidentHref,
+    liveError: live.isError ? live.error.message : undefined,
+  };
   return (
     <>
       <div className="incident-banner" role="region" aria-label="Incident" data-testid="incident-banner">
@@ -53,7 +63,10 @@ export function IncidentRunbookWalker({ session, ...walker }: WalkerProps & { se
           <Link href={incidentHref}>
             incident #{session.incidentId}: {session.title}
           </Link>{" "}
-          <span className="muted">({session.cluster}, {session.status})</span>. Every answer is recorded on its timeline with what live data showed.
+          <span className="muted">
+            ({session.cluster}, {session.status})
+          </span>
+          . Every answer is recorded on its timeline with what live data showed.
           {finished ? <strong> This walk is finished.</strong> : null}
         </div>
         {finished ? null : <ActorField />}

@@ -22,7 +22,16 @@ export interface WalkerProps {
 }
 
 /** Guided mode: one question at a time, the path in the URL, the diagram following along. */
-export function RunbookWalker({ runbook, svg, flowchart, initialPath, problem, catalogTitles, runbookTitles, incident }: WalkerProps & { incident?: IncidentWalk }) {
+export function RunbookWalker({
+  runbook,
+  svg,
+  flowchart,
+  initialPath,
+  problem,
+  catalogTitles,
+  runbookTitles,
+  incident,
+}: WalkerProps & { incident?: IncidentWalk }) {
   const nodes = useMemo(() => nodeMap(runbook), [runbook]);
   const labels = useMemo(() => Object.fromEntries(runbook.nodes.map((n) => [n.id, n.label])), [runbook]);
   const [path, setPath] = useState<string[]>(initialPath);
@@ -33,18 +42,21 @@ export function RunbookWalker({ runbook, svg, flowchart, initialPath, problem, c
   const suggestion = incident ? suggestAnswer(current, incident.signals) : undefined;
   const suggestedRef = useRef<HTMLButtonElement>(null);
 
-  const go = useCallback((next: string[]) => {
-    setPath(next);
-    setInspected(null);
-    // Next's router re-syncs on every history change; doing it once the new step is painted keeps
-    // that work out of the time between the answer and the next question.
-    if (incident) return; // the session holds the path, not the address
-    afterPaint(() => {
-      const url = new URL(window.location.href);
-      url.searchParams.set("path", formatPath(next));
-      window.history.replaceState(window.history.state, "", url);
-    });
-  }, [incident]);
+  const go = useCallback(
+    (next: string[]) => {
+      setPath(next);
+      setInspected(null);
+      // Next's router re-syncs on every history change; doing it once the new step is painted keeps
+      // that work out of the time between the answer and the next question.
+      if (incident) return; // the session holds the path, not the address
+      afterPaint(() => {
+        const url = new URL(window.location.href);
+        url.searchParams.set("path", formatPath(next));
+        window.history.replaceState(window.history.state, "", url);
+      });
+    },
+    [incident],
+  );
   const answer = useCallback(
     (to: string) => (incident ? submit(current.id, current.next.find((n) => n.to === to)?.label, go) : go([...path, to])),
     [go, path, incident, submit, current.id, current.next],
@@ -73,7 +85,12 @@ export function RunbookWalker({ runbook, svg, flowchart, initialPath, problem, c
       if (index >= 0) {
         event.preventDefault();
         answer(current.next[index].to);
-      } else if ((event.key === "Enter" || event.key === "ArrowRight") && current.next.length === 1 && target?.tagName !== "BUTTON" && target?.tagName !== "A") {
+      } else if (
+        (event.key === "Enter" || event.key === "ArrowRight") &&
+        current.next.length === 1 &&
+        target?.tagName !== "BUTTON" &&
+        target?.tagName !== "A"
+      ) {
         event.preventDefault();
         answer(current.next[0].to);
       }
@@ -118,11 +135,16 @@ export function RunbookWalker({ runbook, svg, flowchart, initialPath, problem, c
 
         <div className={`panel step-panel current-step${inspectedNode ? " dimmed" : ""}`} data-testid="current-step" aria-live="polite">
           <div className="panel-head">
-            <KindBadge kind={current.kind} /> <span className="muted">Step {path.length} · node {current.id}</span>
+            <KindBadge kind={current.kind} />{" "}
+            <span className="muted">
+              Step {path.length} · node {current.id}
+            </span>
           </div>
           <h2 data-testid="current-label">{current.label}</h2>
           <StepDetails node={current} catalogTitles={catalogTitles} runbookTitles={runbookTitles} />
-          {incident ? <IncidentStepHelp suggestion={suggestion} liveError={incident.liveError} note={note} setNote={setNote} atLeaf={current.next.length === 0} /> : null}
+          {incident ? (
+            <IncidentStepHelp suggestion={suggestion} liveError={incident.liveError} note={note} setNote={setNote} atLeaf={current.next.length === 0} />
+          ) : null}
           <div className="answers" role="group" aria-label="Answers" aria-busy={pending || undefined}>
             {current.next.length > 1 || current.next[0]?.label
               ? current.next.map((n, i) => {
@@ -164,7 +186,10 @@ export function RunbookWalker({ runbook, svg, flowchart, initialPath, problem, c
             ) : null}
           </div>
           {incident ? (
-            <p className="muted small walk-controls">No Back or Start over here: the path is the incident&apos;s record. If an answer was wrong, say so in a note on the incident, or start the runbook again from there.</p>
+            <p className="muted small walk-controls">
+              No Back or Start over here: the path is the incident&apos;s record. If an answer was wrong, say so in a note on the incident, or start the runbook
+              again from there.
+            </p>
           ) : (
             <div className="walk-controls">
               <button type="button" className="button" onClick={back} disabled={path.length <= 1}>
@@ -197,7 +222,9 @@ export function RunbookWalker({ runbook, svg, flowchart, initialPath, problem, c
             })}
           </ol>
           <p className="muted share">
-            {incident ? "The incident holds the path: share this page's address to hand over at this step. " : "This page's address holds the path: share it to hand over at this step. "}
+            {incident
+              ? "The incident holds the path: share this page's address to hand over at this step. "
+              : "This page's address holds the path: share it to hand over at this step. "}
             <Link href={`/runbooks/${runbook.id}/print`}>Print view</Link>
           </p>
         </nav>

@@ -11,8 +11,8 @@ export default function BlastRadiusOverview() {
     <>
       <h1>Blast radius</h1>
       <p className="lead">
-        If a component breaks, what happens to the cluster, and what is safe to do about it. Read before a production
-        install; use during an incident to decide the next move.
+        If a component breaks, what happens to the cluster, and what is safe to do about it. Read before a production install; use during an incident to decide
+        the next move.
       </p>
       <div className="two-col">
         <div>

@@ -47,7 +47,8 @@ export default async function BlastRadiusComponentPage({ params }: { params: Par
         ) : null}
         {neededBy.length > 0 ? (
           <>
-            {" "}Needed by:{" "}
+            {" "}
+            Needed by:{" "}
             {neededBy.map((c) => (
               <ComponentLink key={c.id} {...c} />
             ))}

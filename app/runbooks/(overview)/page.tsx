@@ -12,8 +12,8 @@ export default async function RunbooksPage({ searchParams }: { searchParams: Sea
     <>
       <h1>Runbooks</h1>
       <p className="lead">
-        Decision trees for the on-call: start from the symptom, answer one question at a time, run the command shown,
-        reach the fix. The address keeps your path, so a hand-over lands on the same step.
+        Decision trees for the on-call: start from the symptom, answer one question at a time, run the command shown, reach the fix. The address keeps your
+        path, so a hand-over lands on the same step.
       </p>
       <RunbookList initialQuery={initialQuery} components={components} runbooks={runbooks} />
     </>

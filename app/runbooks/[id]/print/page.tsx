@@ -63,11 +63,7 @@ export default async function RunbookPrintPage({ params }: { params: Params }) {
                 ))}
               </ul>
             ) : null}
-            {node.catalog.length > 0 ? (
-              <p>
-                Catalog: {node.catalog.map((id) => catalogTitles[id] ?? id).join("; ")}
-              </p>
-            ) : null}
+            {node.catalog.length > 0 ? <p>Catalog: {node.catalog.map((id) => catalogTitles[id] ?? id).join("; ")}</p> : null}
             {node.runbooks.length > 0 ? <p>Continue with: {node.runbooks.map((id) => runbookTitles[id] ?? id).join("; ")}</p> : null}
           </li>
         ))}
