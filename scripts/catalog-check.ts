@@ -1,6 +1,6 @@
 // npm run catalog:check: validates catalog/ and prints every error as file:line: message.
 import { CatalogError, loadCatalog } from "../lib/catalog/load";
-import { formatIssue } from "../lib/catalog/yaml-source";
+import { formatIssue } from "../lib/content/yaml-source";
 
 try {
   const catalog = loadCatalog();

@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
-import { dependencyFlowchart, DEPENDENCY_DIAGRAM_ID } from "../lib/blast-radius/diagram";
+import { dependencyFlowchart, DEPENDENCY_DIAGRAM_ID } from "../lib/catalog/dependency-diagram";
 import { loadCatalog } from "../lib/catalog/load";
 import { RENDER_DIR, RENDER_ID, stampFor } from "../lib/runbooks/rendered";
 

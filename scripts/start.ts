@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildIsCurrent, hashSources, HASH_FILE } from "../lib/build-state";
 import { CatalogError, loadCatalog } from "../lib/catalog/load";
-import { formatIssue } from "../lib/catalog/yaml-source";
+import { formatIssue } from "../lib/content/yaml-source";
 import { childEnv } from "../lib/child-env";
 import { prepareDatabase, stopDatabase } from "../lib/db/lifecycle";
 import { EnvError, loadEnv, prepareNextEnv, type Env } from "../lib/env";

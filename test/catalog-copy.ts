@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
 import { CatalogError, CATALOG_DIR, loadCatalog } from "@/lib/catalog/load";
-import { formatIssue } from "@/lib/catalog/yaml-source";
+import { formatIssue } from "@/lib/content/yaml-source";
 
 /** A throw-away copy of the real catalog with one file edited; remove it with cleanup(). */
 export function brokenCatalog(file: string, edit: (text: string) => string): { root: string; cleanup: () => void } {

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { FailureMode } from "@/lib/catalog/schema";
-import type { SeveritySummary } from "@/lib/blast-radius/view";
+import type { SeveritySummary } from "@/lib/catalog/blast-radius-view";
 
 function EntryList({ entries, seed }: { entries: FailureMode[]; seed: "startup" | "data" }) {
   return (

@@ -1,6 +1,6 @@
 import path from "node:path";
-import type { ContentIssue, YamlSource } from "@/lib/catalog/yaml-source";
-import { listYamlFiles, validateYaml } from "@/lib/catalog/yaml-source";
+import type { ContentIssue, YamlSource } from "@/lib/content/yaml-source";
+import { listYamlFiles, validateYaml } from "@/lib/content/yaml-source";
 import { BACKOUT_ID, BlastRadiusInput, type BlastRadiusPage } from "./schema";
 
 export interface BlastRadiusTargets {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SLUG } from "@/lib/catalog/schema";
+import { SLUG } from "@/lib/content/ids";
 import { CommandInput } from "@/lib/runbooks/schema";
 
 const Slug = z.string().regex(SLUG, "must be a lowercase slug (letters, digits, single hyphens)");

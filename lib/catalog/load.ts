@@ -13,7 +13,7 @@ import {
 } from "./schema";
 import { loadBlastRadius } from "@/lib/blast-radius/load";
 import { loadRunbooks } from "@/lib/runbooks/load";
-import { formatIssue, parseYamlSource, validateAt, validateYaml, type ContentIssue, type YamlSource } from "./yaml-source";
+import { formatIssue, parseYamlSource, validateAt, validateYaml, type ContentIssue, type YamlSource } from "@/lib/content/yaml-source";
 
 export const CATALOG_DIR = path.join(process.cwd(), "catalog");
 

@@ -56,3 +56,12 @@ export function countCatalog(): CatalogCounts {
     runbooks: runbooks.length,
   };
 }
+
+/** Titles by id for links: catalog entries and runbooks. */
+export function titleMaps(): { catalogTitles: Record<string, string>; runbookTitles: Record<string, string> } {
+  const catalog = getCatalog();
+  return {
+    catalogTitles: Object.fromEntries(catalog.entries.map((e) => [e.id, e.title])),
+    runbookTitles: Object.fromEntries(catalog.runbooks.map((r) => [r.id, r.title])),
+  };
+}

@@ -1,11 +1,10 @@
 import { z } from "zod";
+import { SIGNAL_ID, SLUG } from "@/lib/content/ids";
 import type { BlastRadiusPage } from "@/lib/blast-radius/schema";
 import type { Runbook } from "@/lib/runbooks/schema";
 
 // The one schema for catalog content. Ids are public, stable API: alerts, links and incidents use them.
 
-export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-export const SIGNAL_ID = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
 
 const Slug = z.string().regex(SLUG, "must be a lowercase slug (letters, digits, single hyphens)");
 const Prose = z.string().trim().min(3, "must say something (at least 3 characters)");

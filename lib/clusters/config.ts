@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { formatIssue, parseYamlSource, validateYaml, type ContentIssue } from "@/lib/catalog/yaml-source";
+import { formatIssue, parseYamlSource, validateYaml, type ContentIssue } from "@/lib/content/yaml-source";
 
 // Which clusters Faultline watches: one YAML file (FAULTLINE_CLUSTERS_FILE), validated with errors
 // that name file, line and field. No file means the built-in demo cluster.

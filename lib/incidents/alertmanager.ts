@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SLUG } from "@/lib/catalog/schema";
+import { SLUG } from "@/lib/content/ids";
 import type { Severity } from "./rules";
 
 // Alertmanager's webhook payload (version 4) and how an alert maps onto Faultline (docs/alertmanager.md).

@@ -1,5 +1,5 @@
 import type { Signal } from "@/lib/signals/signal-model";
-import { getRunbook } from "@/lib/runbooks/queries";
+import { getRunbook } from "@/lib/catalog/runbooks";
 import { nodeMap } from "@/lib/runbooks/walk";
 import type { IncidentDetail } from "./queries";
 import { suggestAnswer, type Suggestion } from "./suggest";

@@ -1,6 +1,6 @@
 import { Conflict, Invalid, NotFound } from "@/lib/errors";
 import type { Signal } from "@/lib/signals/signal-model";
-import { getRunbook, listRunbooks } from "@/lib/runbooks/queries";
+import { getRunbook, listRunbooks } from "@/lib/catalog/runbooks";
 import { nodeMap } from "@/lib/runbooks/walk";
 import { announced } from "./announce";
 import type { Suspect } from "./suspects";

@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
-import { listRunbooks } from "@/lib/runbooks/queries";
+import { listRunbooks } from "@/lib/catalog/runbooks";
 import { getClusterHealth, listMonitoredNames } from "@/lib/live/registry";
 import { describeLive } from "./live";
 import { getIncident } from "./queries";

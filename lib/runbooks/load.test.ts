@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadCatalog } from "@/lib/catalog/load";
 import { brokenCatalog, catalogErrors, lineOf } from "@/test/catalog-copy";
 import { readRenderedDiagram } from "./rendered";
-import { dependencyFlowchart, DEPENDENCY_DIAGRAM_ID } from "@/lib/blast-radius/diagram";
+import { dependencyFlowchart, DEPENDENCY_DIAGRAM_ID } from "@/lib/catalog/dependency-diagram";
 
 const catalog = loadCatalog();
 const SEED_TREES = [

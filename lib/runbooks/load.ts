@@ -1,6 +1,6 @@
 import path from "node:path";
-import type { ContentIssue, YamlSource } from "@/lib/catalog/yaml-source";
-import { listYamlFiles, validateYaml } from "@/lib/catalog/yaml-source";
+import type { ContentIssue, YamlSource } from "@/lib/content/yaml-source";
+import { listYamlFiles, validateYaml } from "@/lib/content/yaml-source";
 import { parseFlowchart, plainLabel } from "./flowchart";
 import { RunbookInput, type NodeKind, type Runbook } from "./schema";
 import { checkTree, findRoot, outgoing } from "./tree";

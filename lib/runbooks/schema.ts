@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SIGNAL_ID, SLUG } from "@/lib/catalog/schema";
+import { SIGNAL_ID, SLUG } from "@/lib/content/ids";
 import type { Flowchart } from "./flowchart";
 
 const Slug = z.string().regex(SLUG, "must be a lowercase slug (letters, digits, single hyphens)");

@@ -1,8 +1,7 @@
 import "server-only";
-import { getCatalog } from "@/lib/catalog/queries";
 import { readRenderedDiagram } from "./rendered";
 
-// What the runbook pages need beyond the runbook: titles for links, and the pre-rendered diagram.
+// What the runbook pages need beyond the runbook: the pre-rendered diagram.
 
 const diagrams = new Map<string, string | null>();
 
@@ -14,12 +13,4 @@ export function getDiagramSvg(id: string, flowchart: string): string | null {
     diagrams.set(id, rendered.svg ?? null);
   }
   return diagrams.get(id)!;
-}
-
-export function titleMaps(): { catalogTitles: Record<string, string>; runbookTitles: Record<string, string> } {
-  const catalog = getCatalog();
-  return {
-    catalogTitles: Object.fromEntries(catalog.entries.map((e) => [e.id, e.title])),
-    runbookTitles: Object.fromEntries(catalog.runbooks.map((r) => [r.id, r.title])),
-  };
 }

@@ -1,9 +1,9 @@
 import "server-only";
 import { getComponentMap } from "@/lib/catalog/queries";
-import { getBlastRadiusPage, listBlastRadiusPages } from "@/lib/blast-radius/queries";
+import { getBlastRadiusPage, listBlastRadiusPages } from "@/lib/catalog/blast-radius";
 import { BACKOUT_ID } from "@/lib/blast-radius/schema";
-import { dependents, entriesForComponent, getDependencyDiagram, summariseKmsFailures } from "@/lib/blast-radius/view";
-import { titleMaps } from "@/lib/runbooks/view";
+import { dependents, entriesForComponent, getDependencyDiagram, summariseKmsFailures } from "@/lib/catalog/blast-radius-view";
+import { titleMaps } from "@/lib/catalog/queries";
 
 // The blast-radius pages: the overview (every component, the diagram, the backout) and one component's page.
 

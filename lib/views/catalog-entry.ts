@@ -1,7 +1,7 @@
 import "server-only";
-import { listBlastRadiusPagesFor } from "@/lib/blast-radius/queries";
+import { listBlastRadiusPagesFor } from "@/lib/catalog/blast-radius";
 import { getComponentMap, getEntry, getSignalMap, listRelated } from "@/lib/catalog/queries";
-import { listRunbookLinksTo } from "@/lib/runbooks/queries";
+import { listRunbookLinksTo } from "@/lib/catalog/runbooks";
 
 // /catalog/{id}: the entry with what it links to: its components and signals by name, the runbook steps
 // that cite it, the blast-radius pages that name it, and related entries.

@@ -3,8 +3,9 @@ import { getCatalog, getComponentMap } from "@/lib/catalog/queries";
 import { loadEnv } from "@/lib/env";
 import { loadWalkSession, type WalkSession } from "@/lib/incidents/walk-session";
 import { getVersionedHealth } from "@/lib/live/registry";
-import { getRunbook } from "@/lib/runbooks/queries";
-import { getDiagramSvg, titleMaps } from "@/lib/runbooks/view";
+import { getRunbook } from "@/lib/catalog/runbooks";
+import { titleMaps } from "@/lib/catalog/queries";
+import { getDiagramSvg } from "@/lib/runbooks/view";
 import { checkPath, stepsInOrder } from "@/lib/runbooks/walk";
 import { readStore } from "./store-down";
 

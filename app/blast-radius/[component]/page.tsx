@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { KmsSeveritySummary } from "@/components/blast-radius/kms-summary";
 import { SectionView } from "@/components/blast-radius/section-view";
-import { getBlastRadiusPage, listBlastRadiusPages } from "@/lib/blast-radius/queries";
+import { getBlastRadiusPage, listBlastRadiusPages } from "@/lib/catalog/blast-radius";
 import { loadBlastRadiusPage } from "@/lib/views/blast-radius";
 
 type Params = Promise<{ component: string }>;

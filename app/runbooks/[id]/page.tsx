@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { StoreDown } from "@/components/incidents/store-down";
 import { IncidentRunbookWalker } from "@/components/runbooks/incident-walker";
 import { RunbookWalker } from "@/components/runbooks/runbook-walker";
-import { getRunbook } from "@/lib/runbooks/queries";
+import { getRunbook } from "@/lib/catalog/runbooks";
 import { loadRunbookPage } from "@/lib/views/runbooks";
 
 type Params = Promise<{ id: string }>;

@@ -1,4 +1,4 @@
-import { listBlastRadiusSummaries } from "@/lib/blast-radius/summaries";
+import { listBlastRadiusSummaries } from "@/lib/catalog/blast-radius-summaries";
 import { route } from "@/lib/http/route";
 
 export const GET = route({ run: listBlastRadiusSummaries });

@@ -1,4 +1,4 @@
 import { route } from "@/lib/http/route";
-import { listRunbookSummaries } from "@/lib/runbooks/summaries";
+import { listRunbookSummaries } from "@/lib/catalog/runbook-summaries";
 
 export const GET = route({ run: listRunbookSummaries });

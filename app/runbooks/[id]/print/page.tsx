@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { KindBadge } from "@/components/runbooks/step-details";
 import { CommandBlock } from "@/components/ui/command-block";
-import { getRunbook, listRunbooks } from "@/lib/runbooks/queries";
+import { getRunbook, listRunbooks } from "@/lib/catalog/runbooks";
 import { loadRunbookPrint } from "@/lib/views/runbooks";
 
 type Params = Promise<{ id: string }>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { readBlastRadiusDetail } from "@/lib/blast-radius/summaries";
+import { readBlastRadiusDetail } from "@/lib/catalog/blast-radius-summaries";
 import { route } from "@/lib/http/route";
 
 export const GET = route({ params: z.object({ component: z.string() }), run: ({ params }) => readBlastRadiusDetail(params.component) });

@@ -1,5 +1,5 @@
 import { z } from "zod";
 import { route } from "@/lib/http/route";
-import { readRunbookDetail } from "@/lib/runbooks/summaries";
+import { readRunbookDetail } from "@/lib/catalog/runbook-summaries";
 
 export const GET = route({ params: z.object({ id: z.string() }), run: ({ params }) => readRunbookDetail(params.id) });

@@ -1,7 +1,7 @@
 import "server-only";
 import { NotFound } from "@/lib/errors";
-import { getBlastRadiusPage, listBlastRadiusPages } from "./queries";
-import { summariseKmsFailures } from "./view";
+import { getBlastRadiusPage, listBlastRadiusPages } from "./blast-radius";
+import { summariseKmsFailures } from "./blast-radius-view";
 
 // Blast-radius pages as the API serves them: a summary each, or one whole (the KMS plugin's with a summary
 // of which failures block start-up or lose data).

@@ -1,7 +1,7 @@
 import "server-only";
 import { getCatalog } from "@/lib/catalog/queries";
 import type { CatalogEntry } from "@/lib/catalog/schema";
-import type { BlastRadiusPage } from "./schema";
+import type { BlastRadiusPage } from "@/lib/blast-radius/schema";
 
 export function listBlastRadiusPages(): BlastRadiusPage[] {
   return getCatalog().blastRadius;

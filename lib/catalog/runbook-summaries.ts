@@ -1,6 +1,6 @@
 import "server-only";
 import { NotFound } from "@/lib/errors";
-import { getRunbook, listRunbooks } from "./queries";
+import { getRunbook, listRunbooks } from "./runbooks";
 
 // Runbooks as the API serves them: a summary each, or one whole with its chart.
 

@@ -2,7 +2,7 @@ import "server-only";
 import { getCatalog } from "@/lib/catalog/queries";
 import type { CatalogEntry, FailureMode } from "@/lib/catalog/schema";
 import { getDiagramSvg } from "@/lib/runbooks/view";
-import { dependencyFlowchart, DEPENDENCY_DIAGRAM_ID } from "./diagram";
+import { dependencyFlowchart, DEPENDENCY_DIAGRAM_ID } from "./dependency-diagram";
 
 export function getDependencyDiagram(): { svg: string | null; flowchart: string } {
   const { blastRadius, components } = getCatalog();

@@ -1,7 +1,7 @@
 import "server-only";
 import { getCatalog } from "@/lib/catalog/queries";
-import type { Runbook } from "./schema";
-import { formatPath, pathTo } from "./walk";
+import type { Runbook } from "@/lib/runbooks/schema";
+import { formatPath, pathTo } from "@/lib/runbooks/walk";
 
 export function listRunbooks(): Runbook[] {
   return getCatalog().runbooks;

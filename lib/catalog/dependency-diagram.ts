@@ -1,5 +1,5 @@
 import type { Component } from "@/lib/catalog/schema";
-import type { BlastRadiusPage } from "./schema";
+import type { BlastRadiusPage } from "@/lib/blast-radius/schema";
 
 // The overview's dependency diagram as Mermaid text: an arrow goes from a component to the one that
 // breaks with it (the reverse of dependsOn), so failures read downstream.
