@@ -98,21 +98,31 @@ test("an API server that throttles (429, Retry-After) is shown as throttling, no
   await expect(page.getByTestId("rollup-throttled")).toHaveCount(0);
 });
 
-test("open pages are told of a change by server push, not only by polling", async ({ page, request }) => {
+test("open pages are told of a change by server push, and the push carries what changed", async ({ page, request }) => {
   await page.goto("/health");
+  type Put = { id: string; subject: string; state: string };
   const heard = page.evaluate(
     () =>
       new Promise<string>((resolve) => {
         const source = new EventSource("/api/v1/clusters/demo/events");
-        source.addEventListener("change", (event) => {
+        source.addEventListener("health", (event) => {
+          const data = (event as MessageEvent).data as string;
+          const push = JSON.parse(data) as { patch: { signals?: { put?: Put[] } } };
+          // Pushes from the reporters' own rounds come and go; wait for the one that says master-0's plugin failed.
+          if (!push.patch.signals?.put?.some((s) => s.id === "kms.plugin.unhealthy" && s.subject.startsWith("master-0") && s.state !== "ok")) return;
           source.close();
-          resolve((event as MessageEvent).data);
+          resolve(data);
         });
       }),
   );
   await page.waitForTimeout(300);
   await request.post("/api/v1/demo/scenarios/kms-plugin-unavailable", { data: { node: "master-0" } });
-  expect(JSON.parse(await heard)).toEqual({ cluster: "demo" });
+  const push = JSON.parse(await heard) as { cluster: string; version: number; base: number | null; patch: { set?: { signals?: unknown }; signals?: { put?: Put[] } } };
+  expect(push.cluster).toBe("demo");
+  expect(push.base).toEqual(expect.any(Number));
+  expect(push.version).toBeGreaterThan(push.base!);
+  // The changed signals by identity, not the whole list again.
+  expect(push.patch.set?.signals).toBeUndefined();
 });
 
 test("the landing page gives one line per watched cluster", async ({ page }) => {

@@ -5,13 +5,10 @@ export const dynamic = "force-dynamic";
 
 /**
  * Server-Sent Events: "incidents" ({ version, ids }: the incidents whose rows changed, maybe none) whenever
- * incidents change; "change" ({ ids }) beside it for pages that still refetch on any change.
+ * incidents change. A page refetches only what names one of its incidents.
  */
 export async function GET(request: Request) {
   return eventStream(request, (send) =>
-    onIncidents((push) => {
-      send("incidents", push);
-      send("change", { ids: push.ids });
-    }),
+    onIncidents((push) => send("incidents", push)),
   );
 }

@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 
 /**
  * Server-Sent Events: "health" (a HealthPush of what changed, lib/live/health-push.ts) whenever this cluster's
- * health changes as a viewer would notice; "change" ({ cluster }) beside it for pages that still refetch.
+ * health changes as a viewer would notice.
  */
 export async function GET(request: Request, { params }: { params: Promise<{ name: string }> }) {
   const { name } = await params;
@@ -16,7 +16,6 @@ export async function GET(request: Request, { params }: { params: Promise<{ name
     onHealth((push) => {
       if (push.cluster !== name) return;
       send("health", push);
-      send("change", { cluster: name });
     }),
   );
 }
