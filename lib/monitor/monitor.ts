@@ -57,8 +57,6 @@ function monitors(): Map<string, Monitored> {
   return store[KEY];
 }
 
-// The web reads these from lib/live; kept here until the pages and routes that still import them move (issue 13).
-export { getClusterHealth, getMonitorRole, listClusterHealth, listMonitoredNames } from "@/lib/live/registry";
 
 export async function pollOnce(entry: Monitored, now: () => Date = () => new Date()): Promise<ClusterHealth> {
   // One connection per monitor; built again after a round the API server did not answer (a rotated
