@@ -17,7 +17,19 @@ module.exports = {
       comment: "The KMS model and signal derivation take observations and return values: no I/O, no database, no server-only code.",
       severity: "error",
       from: { path: "^lib/(model|signals)/" },
-      to: { path: [IO, "^server-only$", "^lib/db/", "^lib/monitor/", "^lib/store/", "^lib/incidents/", "^lib/live/", "^lib/http/", "^lib/sources/(kube|probes|prometheus)/(client|watch|watch-stream|process|openbao-http|probes)"] },
+      to: {
+        path: [
+          IO,
+          "^server-only$",
+          "^lib/db/",
+          "^lib/monitor/",
+          "^lib/store/",
+          "^lib/incidents/",
+          "^lib/live/",
+          "^lib/http/",
+          "^lib/sources/(kube|probes|prometheus)/(client|watch|watch-stream|process|openbao-http|probes)",
+        ],
+      },
     },
     {
       name: "components-import-no-server-code",

@@ -34,9 +34,20 @@ export default defineConfig({
   webServer: {
     command: "npm start",
     url: `http://127.0.0.1:${PORT}/api/readyz`,
-    env: { PORT: String(PORT), HOST: "127.0.0.1", FAULTLINE_DATA_DIR: ".data/e2e", FAULTLINE_DEMO_INTERVAL_SECONDS: "2", FAULTLINE_POLL_SECONDS: "1",
+    env: {
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      FAULTLINE_DATA_DIR: ".data/e2e",
+      FAULTLINE_DEMO_INTERVAL_SECONDS: "2",
+      FAULTLINE_POLL_SECONDS: "1",
       // Incidents open and resolve within seconds, so e2e/incidents.spec.ts does not wait minutes.
-      FAULTLINE_INCIDENT_RULES: JSON.stringify({ openAfterObservations: 2, openAfterSeconds: 2, resolveAfterSeconds: 5, groupWindowSeconds: 10, reopenWindowSeconds: 3 }),
+      FAULTLINE_INCIDENT_RULES: JSON.stringify({
+        openAfterObservations: 2,
+        openAfterSeconds: 2,
+        resolveAfterSeconds: 5,
+        groupWindowSeconds: 10,
+        reopenWindowSeconds: 3,
+      }),
     },
     reuseExistingServer: false,
     timeout: 300_000,

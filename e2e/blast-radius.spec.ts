@@ -22,7 +22,10 @@ test("a reviewer compares the webhook under Ignore and Fail, follows a row to th
   await expect(fail).toContainText(/blocked/i);
   await shot(page, "21-blast-radius-webhook");
 
-  await ignore.getByRole("link", { name: /unreachable.*Ignore|Ignore/i }).first().click();
+  await ignore
+    .getByRole("link", { name: /unreachable.*Ignore|Ignore/i })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/catalog\/webhook-unreachable-ignore$/);
   await expect(page.getByTestId("entry-blast-radius")).toContainText("Mutating webhook");
   await page.getByTestId("entry-runbooks").getByRole("link", { name: "Sidecar not injected" }).first().click();
@@ -53,7 +56,11 @@ test("the KMS plugin page summarises start-up blocks and data-loss risk from the
   const summary = page.getByTestId("kms-summary");
   await expect(summary.getByRole("link", { name: "Transit key deleted" }).first()).toBeVisible();
   const api = await (await request.get("/api/v1/blast-radius/kms-plugin")).json();
-  const startup = await (await request.get("/api/v1/catalog?startup=yes&category=kms-bootstrap-runtime,openbao-transit,transit-key-material,auth-issuer,kms-contract-registry,encryption-scope-migration")).json();
+  const startup = await (
+    await request.get(
+      "/api/v1/catalog?startup=yes&category=kms-bootstrap-runtime,openbao-transit,transit-key-material,auth-issuer,kms-contract-registry,encryption-scope-migration",
+    )
+  ).json();
   expect(api.summary.blocksStartup.sort()).toEqual(startup.entries.map((e: { id: string }) => e.id).sort());
 });
 

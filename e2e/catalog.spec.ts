@@ -94,7 +94,8 @@ test("navigation links every section, none marked as not built yet", async ({ pa
   await page.goto("/");
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav.getByText("soon")).toHaveCount(0);
-  for (const name of ["Catalog", "Live health", "Incidents", "Runbooks", "Blast radius", "Demo cluster"]) await expect(nav.getByRole("link", { name })).toBeVisible();
+  for (const name of ["Catalog", "Live health", "Incidents", "Runbooks", "Blast radius", "Demo cluster"])
+    await expect(nav.getByRole("link", { name })).toBeVisible();
   // Every link on the home page leads somewhere real.
   const hrefs = await page.locator("a[href^='/']").evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
   for (const href of new Set(hrefs)) {

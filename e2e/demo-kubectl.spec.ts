@@ -13,7 +13,9 @@ function sh(command: string): Promise<{ code: number; stdout: string; stderr: st
   return new Promise((resolve) => {
     // "kubectl" in the printed command is Debian's: its folder comes first on PATH.
     const env = { ...process.env, PATH: `${path.dirname(KUBECTL)}:${process.env.PATH}`, HOME: path.resolve("test-results") };
-    execFile("bash", ["-c", command], { env, timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile("bash", ["-c", command], { env, timeout: 20_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 

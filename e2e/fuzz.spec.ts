@@ -17,10 +17,38 @@ const SEED = Number(process.env.FAULTLINE_FUZZ_SEED ?? 20261123);
 const PER_API_ROUTE = 300;
 const PER_PAGE = 150;
 const CONCURRENCY = 6;
-const QUERY_KEYS = ["q", "category", "component", "startup", "dataLoss", "kind", "sort", "dir", "cluster", "status", "severity", "limit", "format", "path", "incident", "session"];
+const QUERY_KEYS = [
+  "q",
+  "category",
+  "component",
+  "startup",
+  "dataLoss",
+  "kind",
+  "sort",
+  "dir",
+  "cluster",
+  "status",
+  "severity",
+  "limit",
+  "format",
+  "path",
+  "incident",
+  "session",
+];
 
-interface Outcome { status?: number; error?: string }
-interface Failure { route: string; method: string; target: string; headers: Record<string, string>; raw: boolean; body: string; outcome: Outcome }
+interface Outcome {
+  status?: number;
+  error?: string;
+}
+interface Failure {
+  route: string;
+  method: string;
+  target: string;
+  headers: Record<string, string>;
+  raw: boolean;
+  body: string;
+  outcome: Outcome;
+}
 
 test("every route answers thousands of hostile inputs without a 5xx, and the server stays ready", async ({ request, baseURL }) => {
   test.setTimeout(360_000);
@@ -36,14 +64,30 @@ test("every route answers thousands of hostile inputs without a 5xx, and the ser
   const scenarios: string[] = demo.scenarios.map((s: { id: string }) => s.id);
   expect(demo.scenarios.filter((s: { active: boolean }) => s.active)).toEqual([]);
   const cluster = `fuzz-${SEED}`;
-  const alert = { status: "firing", labels: { alertname: "FuzzAlert", severity: "warning", cluster }, annotations: { summary: "fuzz" }, startsAt: new Date().toISOString(), fingerprint: "f0zz" };
+  const alert = {
+    status: "firing",
+    labels: { alertname: "FuzzAlert", severity: "warning", cluster },
+    annotations: { summary: "fuzz" },
+    startsAt: new Date().toISOString(),
+    fingerprint: "f0zz",
+  };
   const delivery = { version: "4", groupKey: "{}:{}", status: "firing", receiver: "faultline", alerts: [alert] };
   const opened = await (await request.post("/api/v1/alerts/alertmanager", { data: delivery })).json();
   const incident = String(opened.outcomes[0].incidentId);
-  const session = (await (await request.post(`/api/v1/incidents/${incident}/runbook-sessions`, { data: { actor: "fuzz", runbookId: runbooks[0] } })).json()).session;
-  const values: Record<string, string[]> = { id: [...catalog, ...runbooks, incident, "999999", "abc"], component: components, name: ["demo", "nope"], sid: [String(session.id), "1"] };
+  const session = (await (await request.post(`/api/v1/incidents/${incident}/runbook-sessions`, { data: { actor: "fuzz", runbookId: runbooks[0] } })).json())
+    .session;
+  const values: Record<string, string[]> = {
+    id: [...catalog, ...runbooks, incident, "999999", "abc"],
+    component: components,
+    name: ["demo", "nope"],
+    sid: [String(session.id), "1"],
+  };
   const valuesFor = (pattern: string, param: string) =>
-    pattern.startsWith("/api/v1/demo/scenarios") ? [...scenarios.slice(0, 6), "toaster-on-fire"] : pattern.includes("incidents") && param === "id" ? [incident, incident, incident, "999999", "0"] : values[param];
+    pattern.startsWith("/api/v1/demo/scenarios")
+      ? [...scenarios.slice(0, 6), "toaster-on-fire"]
+      : pattern.includes("incidents") && param === "id"
+        ? [incident, incident, incident, "999999", "0"]
+        : values[param];
 
   const actor = ["fuzz", "ana", "fuzz", " ", "x".repeat(101)];
   const fields: Record<string, Record<string, unknown[]>> = {
@@ -51,7 +95,13 @@ test("every route answers thousands of hostile inputs without a 5xx, and the ser
     "/api/v1/incidents/[id]/notes": { actor, text: ["a note", "bao says \u0000 \ud800", ""] },
     "/api/v1/incidents/[id]/resolve": { actor, resolution: ["fixed"] },
     "/api/v1/incidents/[id]/runbook-sessions": { actor, runbookId: runbooks },
-    "/api/v1/incidents/[id]/runbook-sessions/[sid]/steps": { actor, node: session.path, answer: ["Yes", "No"], note: ["n"], evidence: [{ out: "Sealed true" }] },
+    "/api/v1/incidents/[id]/runbook-sessions/[sid]/steps": {
+      actor,
+      node: session.path,
+      answer: ["Yes", "No"],
+      note: ["n"],
+      evidence: [{ out: "Sealed true" }],
+    },
     "/api/v1/alerts/alertmanager": { version: ["4"], groupKey: ["{}"], status: ["firing", "resolved"], receiver: ["r"], alerts: [[alert], []] },
     "/api/v1/demo/scenarios/[id]": { node: ["master-1", "Master 9"], variant: ["x"] },
     "/api/v1/demo/api-server": { state: ["up", "sideways"] },
@@ -65,10 +115,21 @@ test("every route answers thousands of hostile inputs without a 5xx, and the ser
       return param ? segment(valuesFor(spec.pattern, param)) : fc.constant(part);
     });
     const served = spec.allow.filter((m) => m !== "OPTIONS");
-    const method = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...served) }, { weight: 1, arbitrary: fc.constant("OPTIONS") }, { weight: 2, arbitrary: fc.constantFrom(...METHODS) });
+    const method = fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom(...served) },
+      { weight: 1, arbitrary: fc.constant("OPTIONS") },
+      { weight: 2, arbitrary: fc.constantFrom(...METHODS) },
+    );
     const limit = Math.min(bodyLimitOf(spec, OWN_BODY_ROUTES) || 64 * 1024, API_BODY_LIMIT);
     return fc
-      .record({ parts: fc.tuple(...parts), query: query(QUERY_KEYS), method, headers, body: body(fields[spec.pattern] ?? { q: ["x"] }, limit), dice: fc.nat(19) })
+      .record({
+        parts: fc.tuple(...parts),
+        query: query(QUERY_KEYS),
+        method,
+        headers,
+        body: body(fields[spec.pattern] ?? { q: ["x"] }, limit),
+        dice: fc.nat(19),
+      })
       .map((r) => ({
         method: r.method,
         target: r.parts.join("/") + r.query,
@@ -83,7 +144,9 @@ test("every route answers thousands of hostile inputs without a 5xx, and the ser
   const failures: Failure[] = [];
   const started = Date.now();
   for (const [i, spec] of routes.entries()) {
-    const inputs = fc.sample(arbitraryFor(spec), { numRuns: spec.kind === "page" ? PER_PAGE : PER_API_ROUTE, seed: SEED + i }).map((input) => harmless(spec, input, scenarios));
+    const inputs = fc
+      .sample(arbitraryFor(spec), { numRuns: spec.kind === "page" ? PER_PAGE : PER_API_ROUTE, seed: SEED + i })
+      .map((input) => harmless(spec, input, scenarios));
     const row = (summary[spec.pattern] = { inputs: inputs.length, fiveXX: 0, statuses: {} as Record<string, number> });
     await pool(inputs, CONCURRENCY, async (input) => {
       const outcome = input.raw ? await sendRaw(base, input) : await send(base, agent, input);
@@ -92,24 +155,40 @@ test("every route answers thousands of hostile inputs without a 5xx, and the ser
       const dropped = !outcome.status && (input.body?.length ?? 0) > 64 * 1024; // a refused oversized body may end in a reset
       if ((outcome.status ?? 0) >= 500 || (!outcome.status && !dropped)) {
         if (outcome.status) row.fiveXX++;
-        failures.push({ route: spec.pattern, method: input.method, target: input.target.slice(0, 300), headers: input.headers, raw: !!input.raw, body: (input.body?.toString("utf8") ?? "").slice(0, 300), outcome });
+        failures.push({
+          route: spec.pattern,
+          method: input.method,
+          target: input.target.slice(0, 300),
+          headers: input.headers,
+          raw: !!input.raw,
+          body: (input.body?.toString("utf8") ?? "").slice(0, 300),
+          outcome,
+        });
       }
     });
   }
   agent.destroy();
   const total = Object.values(summary).reduce((n, r) => n + r.inputs, 0);
-  for (const [route, r] of Object.entries(summary)) console.log(`${route.padEnd(56)} ${String(r.inputs).padStart(4)} inputs, ${r.fiveXX} 5xx  ${JSON.stringify(r.statuses)}`);
+  for (const [route, r] of Object.entries(summary))
+    console.log(`${route.padEnd(56)} ${String(r.inputs).padStart(4)} inputs, ${r.fiveXX} 5xx  ${JSON.stringify(r.statuses)}`);
   console.log(`${total} inputs in ${((Date.now() - started) / 1000).toFixed(0)} s, ${failures.length} failures`);
   mkdirSync("test-results", { recursive: true });
-  writeFileSync("test-results/fuzz.json", `${JSON.stringify({ seed: SEED, total, seconds: (Date.now() - started) / 1000, routes: summary, failures: failures.slice(0, 200) }, null, 2)}\n`);
+  writeFileSync(
+    "test-results/fuzz.json",
+    `${JSON.stringify({ seed: SEED, total, seconds: (Date.now() - started) / 1000, routes: summary, failures: failures.slice(0, 200) }, null, 2)}\n`,
+  );
 
   // Leave the demo and the incidents as the other specs expect them.
-  for (const s of (await (await request.get("/api/v1/demo")).json()).scenarios.filter((s: { active: boolean }) => s.active)) await request.delete(`/api/v1/demo/scenarios/${s.id}`);
+  for (const s of (await (await request.get("/api/v1/demo")).json()).scenarios.filter((s: { active: boolean }) => s.active))
+    await request.delete(`/api/v1/demo/scenarios/${s.id}`);
   await request.post("/api/v1/demo/api-server", { data: { state: "up" } });
-  const open = (await (await request.get("/api/v1/incidents?status=open,acknowledged&limit=500")).json()).incidents.filter((i: { id: number; cluster: string }) => i.cluster !== "demo" && i.id >= Number(incident));
+  const open = (await (await request.get("/api/v1/incidents?status=open,acknowledged&limit=500")).json()).incidents.filter(
+    (i: { id: number; cluster: string }) => i.cluster !== "demo" && i.id >= Number(incident),
+  );
   for (const i of open) await request.post(`/api/v1/incidents/${i.id}/resolve`, { data: { actor: "fuzz", resolution: "made by the fuzz suite" } });
 
-  for (const f of failures.slice(0, 40)) console.log(`FAIL ${f.method} ${f.target} -> ${JSON.stringify(f.outcome)} body ${JSON.stringify(f.body.slice(0, 120))}`);
+  for (const f of failures.slice(0, 40))
+    console.log(`FAIL ${f.method} ${f.target} -> ${JSON.stringify(f.outcome)} body ${JSON.stringify(f.body.slice(0, 120))}`);
   expect(failures, "inputs answered with a 5xx or a dropped connection (see test-results/fuzz.json)").toEqual([]);
   expect(total).toBeGreaterThan(5_000);
   expect((await request.get("/api/readyz")).status()).toBe(200);
@@ -131,29 +210,36 @@ function harmless(spec: RouteSpec, input: Input, scenarios: string[]): Input {
     value ??= JSON.parse(text);
   } catch {}
   if (value === null || typeof value !== "object" || Array.isArray(value)) return input;
-  const safe = spec.pattern.endsWith("[id]") ? { ...value, fuzz: 1 } : { ...value, state: (value as { state?: unknown }).state === "down" ? "sideways" : (value as { state?: unknown }).state };
+  const safe = spec.pattern.endsWith("[id]")
+    ? { ...value, fuzz: 1 }
+    : { ...value, state: (value as { state?: unknown }).state === "down" ? "sideways" : (value as { state?: unknown }).state };
   return { ...input, body: Buffer.from(JSON.stringify(safe)) };
 }
 
 async function pool<T>(items: T[], width: number, run: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await run(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await run(items[next++]);
+    }),
+  );
 }
 
 function send(base: URL, agent: Agent, input: Input): Promise<Outcome> {
   return new Promise((resolve) => {
     const headers = { ...input.headers, ...(input.body ? { "content-length": String(input.body.length) } : {}) };
-    const req = httpRequest({ host: base.hostname, port: base.port, method: input.method, path: input.target, headers, agent, timeout: 20_000, maxHeaderSize: 256 * 1024 }, (res) => {
-      if (res.headers["content-type"]?.startsWith("text/event-stream")) {
-        res.destroy();
-        return resolve({ status: res.statusCode });
-      }
-      res.resume();
-      res.on("end", () => resolve({ status: res.statusCode }));
-      res.on("error", (e) => resolve({ status: res.statusCode, error: e.message }));
-    });
+    const req = httpRequest(
+      { host: base.hostname, port: base.port, method: input.method, path: input.target, headers, agent, timeout: 20_000, maxHeaderSize: 256 * 1024 },
+      (res) => {
+        if (res.headers["content-type"]?.startsWith("text/event-stream")) {
+          res.destroy();
+          return resolve({ status: res.statusCode });
+        }
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode }));
+        res.on("error", (e) => resolve({ status: res.statusCode, error: e.message }));
+      },
+    );
     req.on("connect", (res, socket) => {
       socket.destroy();
       resolve({ status: res.statusCode });
@@ -182,14 +268,15 @@ function sendRaw(base: URL, input: Input): Promise<Outcome> {
     });
     socket.on("error", (e) => done({ error: e.message }));
     socket.on("close", () => done({ error: "closed without an answer" }));
-    const lines = Object.entries(input.headers).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+    const lines = Object.entries(input.headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join("");
     const chunked = input.body?.length ? `${input.body.length.toString(16)}\r\n${input.body.toString("latin1")}\r\n0\r\n\r\n` : "0\r\n\r\n";
     // No half-close: Node's server takes a client's FIN as the end of the exchange and drops its answer.
     socket.write(`${input.method} ${input.target} HTTP/1.1\r\nHost: ${base.host}\r\n${lines}Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n`);
     socket.write(Buffer.from(chunked, "latin1"));
   });
 }
-
 
 test("a 100 MB body gets a 413 and a streamed 600 MB one is cut off, without the server keeping either", async ({ baseURL, request }) => {
   test.setTimeout(60_000);

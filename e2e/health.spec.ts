@@ -53,7 +53,11 @@ test("the KMS metrics from the demo's Prometheus draw sparklines, and a failed p
   await page.goto("/health");
   const panel = page.getByTestId("kms-metrics");
   await expect(panel).toBeVisible({ timeout: 30_000 });
-  await expect(panel.locator('[data-metric="latencyP99"] svg.sparkline[role="img"]').first()).toHaveAttribute("aria-label", /KMS call latency, p99, master-\d.*: last /, { timeout: 30_000 });
+  await expect(panel.locator('[data-metric="latencyP99"] svg.sparkline[role="img"]').first()).toHaveAttribute(
+    "aria-label",
+    /KMS call latency, p99, master-\d.*: last /,
+    { timeout: 30_000 },
+  );
   await request.post("/api/v1/demo/scenarios/kms-plugin-unavailable", { data: { node: "master-1" } });
   const breaker = panel.locator('[data-metric="circuitBreaker"] [data-series^="master-1"]');
   await expect(breaker).toHaveAttribute("data-tone", "critical", { timeout: 40_000 });
@@ -84,7 +88,10 @@ test("the cluster API going down shows the last known state as stale, and the pa
   await expect(page.getByTestId("rollup")).toContainText("KMS healthy");
 });
 
-test("an API server that throttles (429, Retry-After) is shown as throttling, not as an outage, and the page says its verdict is as last read", async ({ page, request }) => {
+test("an API server that throttles (429, Retry-After) is shown as throttling, not as an outage, and the page says its verdict is as last read", async ({
+  page,
+  request,
+}) => {
   await page.goto("/health");
   await expect(page.getByTestId("kms-matrix")).toBeVisible();
   expect((await request.post("/api/v1/demo/scenarios/api-throttled", { data: { variant: "429" } })).status()).toBe(200);
@@ -117,7 +124,12 @@ test("open pages are told of a change by server push, and the push carries what 
   );
   await page.waitForTimeout(300);
   await request.post("/api/v1/demo/scenarios/kms-plugin-unavailable", { data: { node: "master-0" } });
-  const push = JSON.parse(await heard) as { cluster: string; version: number; base: number | null; patch: { set?: { signals?: unknown }; signals?: { put?: Put[] } } };
+  const push = JSON.parse(await heard) as {
+    cluster: string;
+    version: number;
+    base: number | null;
+    patch: { set?: { signals?: unknown }; signals?: { put?: Put[] } };
+  };
   expect(push.cluster).toBe("demo");
   expect(push.base).toEqual(expect.any(Number));
   expect(push.version).toBeGreaterThan(push.base!);

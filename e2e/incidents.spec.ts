@@ -112,7 +112,9 @@ test("an on-call works an OpenBao-sealed incident from the list to the postmorte
   await expect(session).toContainText("Unseal OpenBao");
   await expect(session.locator("ol.recorded-path")).toContainText("Does it answer 503 sealed? → Yes (live data suggested Yes)");
   await expect(timeline.locator('[data-kind="runbook_step"]').first()).toBeVisible();
-  await expect(timeline.locator('[data-kind="runbook_step"]', { hasText: "503 sealed" }).first()).toContainText("Live data suggested Yes (openbao.sealed critical); the on-call agreed");
+  await expect(timeline.locator('[data-kind="runbook_step"]', { hasText: "503 sealed" }).first()).toContainText(
+    "Live data suggested Yes (openbao.sealed critical); the on-call agreed",
+  );
 
   await actions.getByLabel("Resolution").fill("Unsealed OpenBao with three key shares; plugins healthy again");
   await actions.getByRole("button", { name: "Resolve" }).click();
@@ -125,7 +127,9 @@ test("an on-call works an OpenBao-sealed incident from the list to the postmorte
   const markdown = readFileSync(await (await download).path(), "utf8");
   expect(markdown).toContain(`# Incident ${id}:`);
   expect(markdown).toMatch(/## Suspects\n\n1\. \*\*OpenBao sealed\*\* \(`openbao-sealed`\): detected by openbao\.sealed/);
-  expect(markdown).toMatch(/G Does it answer 503 sealed\?: \*\*Yes\*\* \(e2e-oncall, [^)]+\)\. Live data suggested \*\*Yes\*\* from openbao\.sealed \(critical: openbao: /);
+  expect(markdown).toMatch(
+    /G Does it answer 503 sealed\?: \*\*Yes\*\* \(e2e-oncall, [^)]+\)\. Live data suggested \*\*Yes\*\* from openbao\.sealed \(critical: openbao: /,
+  );
   expect(markdown).toContain("Ended at H1");
   expect(markdown).toContain("Resolved: ");
   expect(markdown).toContain("Unsealed OpenBao with three key shares");
@@ -134,7 +138,11 @@ test("an on-call works an OpenBao-sealed incident from the list to the postmorte
   expect(json.incident.status).toBe("resolved");
   const steps = json.sessions.at(-1).steps;
   expect(steps.map((s: { answer: string | null }) => s.answer)).toEqual(answers.map((a) => a));
-  expect(steps.find((s: { node: string }) => s.node === "G")).toMatchObject({ answer: "Yes", suggested: { answer: "Yes", signal: "openbao.sealed", state: "critical" }, followedSuggestion: true });
+  expect(steps.find((s: { node: string }) => s.node === "G")).toMatchObject({
+    answer: "Yes",
+    suggested: { answer: "Yes", signal: "openbao.sealed", state: "critical" },
+    followedSuggestion: true,
+  });
 });
 
 test("bad input on the incidents API gets a 4xx with the field errors", async ({ request }) => {
@@ -149,7 +157,10 @@ test("bad input on the incidents API gets a 4xx with the field errors", async ({
   expect((await list.json()).fields).toEqual({ status: ["must be among: open, acknowledged, resolved (not burning)"] });
 });
 
-test("an Alertmanager alert delivered twice makes one timeline event, and its resolution one more; unknown and malformed ids get their pages", async ({ page, request }) => {
+test("an Alertmanager alert delivered twice makes one timeline event, and its resolution one more; unknown and malformed ids get their pages", async ({
+  page,
+  request,
+}) => {
   const cluster = `e2e-am-${Date.now()}`;
   const payload = {
     version: "4",
@@ -159,7 +170,14 @@ test("an Alertmanager alert delivered twice makes one timeline event, and its re
     alerts: [
       {
         status: "firing",
-        labels: { alertname: "OpenBaoSealed", severity: "critical", cluster, signal: "openbao.sealed", subject: "openbao", faultline_catalog_id: "openbao-sealed" },
+        labels: {
+          alertname: "OpenBaoSealed",
+          severity: "critical",
+          cluster,
+          signal: "openbao.sealed",
+          subject: "openbao",
+          faultline_catalog_id: "openbao-sealed",
+        },
         annotations: { summary: "OpenBao is sealed; KMS encrypt and decrypt fail" },
         startsAt: new Date().toISOString(),
         fingerprint: "e2e0penba0",

@@ -18,7 +18,12 @@ test("record the JavaScript transferred for /catalog", async ({ page }) => {
   const total = scripts.reduce((sum, s) => sum + s.transfer, 0);
   const decoded = scripts.reduce((sum, s) => sum + s.decoded, 0);
   mkdirSync("test-results", { recursive: true });
-  writeFileSync("test-results/page-weight.json", JSON.stringify({ page: "/catalog", scriptsTransferred: total, scriptsDecoded: decoded, scripts: scripts.length, ...nav }, null, 2));
-  console.log(`/catalog: ${scripts.length} scripts, ${(total / 1024).toFixed(1)} KiB transferred (${(decoded / 1024).toFixed(1)} KiB decoded); HTML ${(nav.html / 1024).toFixed(1)} KiB`);
+  writeFileSync(
+    "test-results/page-weight.json",
+    JSON.stringify({ page: "/catalog", scriptsTransferred: total, scriptsDecoded: decoded, scripts: scripts.length, ...nav }, null, 2),
+  );
+  console.log(
+    `/catalog: ${scripts.length} scripts, ${(total / 1024).toFixed(1)} KiB transferred (${(decoded / 1024).toFixed(1)} KiB decoded); HTML ${(nav.html / 1024).toFixed(1)} KiB`,
+  );
   expect(scripts.length).toBeGreaterThan(0);
 });

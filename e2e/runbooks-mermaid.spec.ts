@@ -27,7 +27,21 @@ test("Mermaid's own parser reads every runbook as the same graph Faultline's par
   for (const { id } of runbooks as { id: string }[]) {
     const runbook = (await (await request.get(`/api/v1/runbooks/${id}`)).json()) as ApiRunbook;
     const mermaid = await page.evaluate(async (text) => {
-      const m = (window as unknown as { mermaid: { initialize: (c: object) => void; mermaidAPI: { getDiagramFromText: (t: string) => Promise<{ db: { getVertices: () => Map<string, { id: string; type: string; text: string }>; getEdges: () => { start: string; end: string; text: string }[] } }> } } }).mermaid;
+      const m = (
+        window as unknown as {
+          mermaid: {
+            initialize: (c: object) => void;
+            mermaidAPI: {
+              getDiagramFromText: (t: string) => Promise<{
+                db: {
+                  getVertices: () => Map<string, { id: string; type: string; text: string }>;
+                  getEdges: () => { start: string; end: string; text: string }[];
+                };
+              }>;
+            };
+          };
+        }
+      ).mermaid;
       m.initialize({ startOnLoad: false, securityLevel: "strict" });
       const diagram = await m.mermaidAPI.getDiagramFromText(text);
       return {

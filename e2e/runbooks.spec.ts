@@ -4,7 +4,10 @@ import { answer, answersTo, shot } from "./helpers";
 test("an on-call follows 'sidecar not injected' to the certificate fix, hands over by URL, goes back and reads a step", async ({ page }) => {
   await page.goto("/runbooks");
   await page.getByLabel("Search runbooks").fill("sidecar");
-  await page.getByRole("link", { name: /Sidecar not injected/ }).first().click();
+  await page
+    .getByRole("link", { name: /Sidecar not injected/ })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/runbooks\/sidecar-not-injected$/);
   const label = page.getByTestId("current-label");
   await expect(label).toHaveText("Pod starts without CloudTaser wrapper");
@@ -60,7 +63,10 @@ test("a KMS runbook ends on its catalog entry, and the entry links back to that 
   await shot(page, "12-runbook-transit-key-deleted");
   await step.getByRole("link", { name: "Transit key deleted" }).click();
   await expect(page).toHaveURL(/\/catalog\/transit-key-deleted$/);
-  const back = page.getByTestId("entry-runbooks").getByRole("link", { name: /^Transit key deleted, soft-deleted/ }).first();
+  const back = page
+    .getByTestId("entry-runbooks")
+    .getByRole("link", { name: /^Transit key deleted, soft-deleted/ })
+    .first();
   await expect(back).toBeVisible();
   await back.click();
   await expect(page).toHaveURL(/\/runbooks\/transit-key-problems\?path=/);

@@ -19,8 +19,14 @@ describe("environment", () => {
   });
 
   it("reads the incident rules as JSON, fills the defaults, and names a bad field", () => {
-    expect(parseEnv({ FAULTLINE_INCIDENT_RULES: '{"openAfterObservations":2,"resolveAfterSeconds":5}' }).FAULTLINE_INCIDENT_RULES).toEqual({ ...DEFAULT_RULES_CONFIG, openAfterObservations: 2, resolveAfterSeconds: 5 });
-    expect(() => parseEnv({ FAULTLINE_INCIDENT_RULES: "{oops" })).toThrow(/^Invalid environment variable FAULTLINE_INCIDENT_RULES \(got "\{oops"\): must be a JSON object/);
+    expect(parseEnv({ FAULTLINE_INCIDENT_RULES: '{"openAfterObservations":2,"resolveAfterSeconds":5}' }).FAULTLINE_INCIDENT_RULES).toEqual({
+      ...DEFAULT_RULES_CONFIG,
+      openAfterObservations: 2,
+      resolveAfterSeconds: 5,
+    });
+    expect(() => parseEnv({ FAULTLINE_INCIDENT_RULES: "{oops" })).toThrow(
+      /^Invalid environment variable FAULTLINE_INCIDENT_RULES \(got "\{oops"\): must be a JSON object/,
+    );
     expect(() => parseEnv({ FAULTLINE_INCIDENT_RULES: '{"openAfterObservations":0}' })).toThrow(/FAULTLINE_INCIDENT_RULES .*openAfterObservations: /);
     expect(() => parseEnv({ FAULTLINE_INCIDENT_RULES: '{"openAfterObservation":2}' })).toThrow(/FAULTLINE_INCIDENT_RULES .*openAfterObservation/);
   });

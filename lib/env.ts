@@ -11,26 +11,21 @@ export function isLoopbackHost(host: string): boolean {
   return isIP(host) === 4 && host.startsWith("127.");
 }
 
-const postgresUrl = z
-  .string()
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === "postgres:" || url.protocol === "postgresql:";
-    } catch {
-      return false;
-    }
-  }, "must be a postgres:// or postgresql:// URL");
+const postgresUrl = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === "postgres:" || url.protocol === "postgresql:";
+  } catch {
+    return false;
+  }
+}, "must be a postgres:// or postgresql:// URL");
 
 export const EnvSchema = z.object({
   DATABASE_URL: postgresUrl.optional(),
   HOST: z
     .string()
     .default("127.0.0.1")
-    .refine(
-      (host) => isLoopbackHost(host),
-      "binding a non-loopback address is refused until authentication exists; use 127.0.0.1, ::1 or localhost",
-    ),
+    .refine((host) => isLoopbackHost(host), "binding a non-loopback address is refused until authentication exists; use 127.0.0.1, ::1 or localhost"),
   PORT: z.coerce
     .number({ message: "must be a port number" })
     .int("must be a whole number")
@@ -43,12 +38,22 @@ export const EnvSchema = z.object({
   FAULTLINE_POLL_SECONDS: z.coerce.number({ message: "must be a number" }).min(1, "must be 1-60").max(60, "must be 1-60").default(2),
   // The built-in simulated cluster; the default while no real cluster is configured.
   FAULTLINE_DEMO: z.enum(["on", "off"]).default("on"),
-  FAULTLINE_DEMO_NODES: z.coerce.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be 1-5000").max(5000, "must be 1-5000").default(3),
+  FAULTLINE_DEMO_NODES: z.coerce
+    .number({ message: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be 1-5000")
+    .max(5000, "must be 1-5000")
+    .default(3),
   // Debian's Prometheus scraping the demo cluster's metrics, when /usr/bin/prometheus is installed.
   FAULTLINE_DEMO_PROMETHEUS: z.enum(["on", "off"]).default("on"),
   FAULTLINE_DEMO_INTERVAL_SECONDS: z.coerce.number({ message: "must be a number" }).min(1, "must be 1-3600").max(3600, "must be 1-3600").default(30),
   // How often the demo API server sends a watch bookmark; a real one: about once a minute.
-  FAULTLINE_DEMO_BOOKMARK_SECONDS: z.coerce.number({ message: "must be a number" }).int("must be whole seconds").min(1, "must be 1-300").max(300, "must be 1-300").default(60),
+  FAULTLINE_DEMO_BOOKMARK_SECONDS: z.coerce
+    .number({ message: "must be a number" })
+    .int("must be whole seconds")
+    .min(1, "must be 1-300")
+    .max(300, "must be 1-300")
+    .default(60),
   // When incidents open, group, resolve and reopen (docs/incidents.md): a JSON object of the fields to change.
   FAULTLINE_INCIDENT_RULES: z
     .string()

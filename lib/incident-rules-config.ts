@@ -17,7 +17,11 @@ export const IncidentRulesConfig = z.strictObject({
   /** An incident resolves itself once every fingerprint in it has been healthy this long. */
   resolveAfterSeconds: z.number().min(0).max(86_400).default(300),
   /** A fingerprint that fires again within this long of its incident resolving reopens it. */
-  reopenWindowSeconds: z.number().min(0).max(7 * 86_400).default(1_800),
+  reopenWindowSeconds: z
+    .number()
+    .min(0)
+    .max(7 * 86_400)
+    .default(1_800),
 });
 export type IncidentRulesConfig = z.infer<typeof IncidentRulesConfig>;
 

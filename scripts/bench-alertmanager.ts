@@ -26,9 +26,15 @@ async function main() {
   const t = performance.now();
   const receiver = await startReceiver((d) => {
     const summary = Object.fromEntries(Object.entries(d.body).filter(([k]) => k !== "outcomes"));
-    console.log(`  [${((performance.now() - t) / 1000).toFixed(0)} s] delivery: ${d.status}, ${mb(d.bytes)}, answered in ${(d.ms / 1000).toFixed(1)} s, ${JSON.stringify(summary)}`);
+    console.log(
+      `  [${((performance.now() - t) / 1000).toFixed(0)} s] delivery: ${d.status}, ${mb(d.bytes)}, answered in ${(d.ms / 1000).toFixed(1)} s, ${JSON.stringify(summary)}`,
+    );
   });
-  const am = await startAlertmanager({ webhookUrl: `${receiver.url}/api/v1/alerts/alertmanager`, groupWait: "1s", groupInterval: process.env.BENCH_GROUP_INTERVAL ?? "30s" });
+  const am = await startAlertmanager({
+    webhookUrl: `${receiver.url}/api/v1/alerts/alertmanager`,
+    groupWait: "1s",
+    groupInterval: process.env.BENCH_GROUP_INTERVAL ?? "30s",
+  });
   const recorded = (alertname: string, kind: string) => prisma.incidentEvent.count({ where: { kind, payload: { path: ["alertname"], equals: alertname } } });
 
   try {
@@ -42,10 +48,19 @@ async function main() {
         await new Promise((r) => setTimeout(r, 60_000));
         const mine = receiver.deliveries.slice(from);
         const refused = mine.filter((d) => d.status !== 200);
-        console.log(`${n} alerts: ${mine.length} deliveries in 60 s, ${refused.length} of them answered ${[...new Set(refused.map((d) => d.status))].join(",")}, ${mb(refused[0]?.bytes ?? 0)} each`);
+        console.log(
+          `${n} alerts: ${mine.length} deliveries in 60 s, ${refused.length} of them answered ${[...new Set(refused.map((d) => d.status))].join(",")}, ${mb(refused[0]?.bytes ?? 0)} each`,
+        );
         console.log(`Faultline answered: ${JSON.stringify(refused[0]?.body)}`);
         console.log(`recorded: ${await recorded(alertname, "alert_received")} of ${n}`);
-        console.log(`Alertmanager's log:\n${am.log().split("\n").filter((l) => /webhook|Notify|notify/.test(l)).slice(0, 6).join("\n")}`);
+        console.log(
+          `Alertmanager's log:\n${am
+            .log()
+            .split("\n")
+            .filter((l) => /webhook|Notify|notify/.test(l))
+            .slice(0, 6)
+            .join("\n")}`,
+        );
         continue;
       }
       const answered = (since: number) => receiver.deliveries.slice(since).some((d) => d.status === 200 && d.alerts === n);
@@ -53,7 +68,9 @@ async function main() {
       const firing = receiver.deliveries.slice(from);
       const whole = firing.find((d) => d.status === 200 && d.alerts === n);
       const total = ((performance.now() - t0) / 1000).toFixed(1);
-      console.log(`${String(n).padStart(6)} alerts firing:   ${mb(whole?.bytes ?? 0)}, recorded in ${((whole?.ms ?? 0) / 1000).toFixed(1)} s (push to all on record ${total} s), ${firing.length} deliveries, answers ${firing.map((d) => d.status).join(",")}`);
+      console.log(
+        `${String(n).padStart(6)} alerts firing:   ${mb(whole?.bytes ?? 0)}, recorded in ${((whole?.ms ?? 0) / 1000).toFixed(1)} s (push to all on record ${total} s), ${firing.length} deliveries, answers ${firing.map((d) => d.status).join(",")}`,
+      );
 
       const from2 = receiver.deliveries.length;
       const t1 = performance.now();
@@ -61,10 +78,19 @@ async function main() {
       await until(`${n} alerts resolved`, async () => answered(from2) && (await recorded(alertname, "alert_resolved")) === n, 900_000);
       const resolved = receiver.deliveries.slice(from2);
       const last = resolved.find((d) => d.status === 200 && d.alerts === n);
-      console.log(`${String(n).padStart(6)} alerts resolved:  ${mb(last?.bytes ?? 0)}, recorded in ${((last?.ms ?? 0) / 1000).toFixed(1)} s (push to all on record ${((performance.now() - t1) / 1000).toFixed(1)} s), ${resolved.length} deliveries, answers ${resolved.map((d) => d.status).join(",")}`);
+      console.log(
+        `${String(n).padStart(6)} alerts resolved:  ${mb(last?.bytes ?? 0)}, recorded in ${((last?.ms ?? 0) / 1000).toFixed(1)} s (push to all on record ${((performance.now() - t1) / 1000).toFixed(1)} s), ${resolved.length} deliveries, answers ${resolved.map((d) => d.status).join(",")}`,
+      );
     }
   } catch (error) {
-    console.log(`${(error as Error).message}; Alertmanager's log (notify lines):\n${am.log().split("\n").filter((l) => /notify|Notify/.test(l)).slice(-8).join("\n")}`);
+    console.log(
+      `${(error as Error).message}; Alertmanager's log (notify lines):\n${am
+        .log()
+        .split("\n")
+        .filter((l) => /notify|Notify/.test(l))
+        .slice(-8)
+        .join("\n")}`,
+    );
   } finally {
     await am.stop();
     await receiver.close();

@@ -43,7 +43,13 @@ async function startRig(stallSeconds: number): Promise<Rig> {
   writeFileSync(kubeconfig, kubeconfigFor("bench", endpoints));
   const caFile = path.join(dir, "bench-ca.crt"); // OpenBao and the bridge share the simulator's TLS port and CA
   writeFileSync(caFile, endpoints.caPem ?? "");
-  const cluster = ClusterConfig.parse({ name: "bench", kubeconfig, watchStallSeconds: stallSeconds, openbao: { address: endpoints.url, caFile, transitKey: "k8s-kek" }, beacon: { healthUrl: `${endpoints.url}/beacon/healthz`, caFile } });
+  const cluster = ClusterConfig.parse({
+    name: "bench",
+    kubeconfig,
+    watchStallSeconds: stallSeconds,
+    openbao: { address: endpoints.url, caFile, transitKey: "k8s-kek" },
+    beacon: { healthUrl: `${endpoints.url}/beacon/healthz`, caFile },
+  });
   const entry: Monitored = { target: { cluster, openBaoToken: endpoints.openBaoToken }, simulated: true, sources: {}, memo: newMemo(), role: "alone" };
   let running = true;
   // The monitor's round loop (startMonitor's, without the database): rounds never overlap.
@@ -185,10 +191,13 @@ async function main() {
     rows.push({ fault: fault.name, times });
   }
   console.log(`\nbookmarks every 60 s (simulator default, as real API servers); watch stall bound ${STALL_SECONDS} s (Faultline default) except where named;`);
-  console.log(`rounds every ${POLL_SECONDS} s (FAULTLINE_POLL_SECONDS default); watch backoff ${DEFAULT_WATCH_TUNING.backoffInitialMs} ms doubling to ${DEFAULT_WATCH_TUNING.backoffMaxMs / 1000} s; ${TRIES} tries each, ${SETTLE_MS / 1000} s apart`);
+  console.log(
+    `rounds every ${POLL_SECONDS} s (FAULTLINE_POLL_SECONDS default); watch backoff ${DEFAULT_WATCH_TUNING.backoffInitialMs} ms doubling to ${DEFAULT_WATCH_TUNING.backoffMaxMs / 1000} s; ${TRIES} tries each, ${SETTLE_MS / 1000} s apart`,
+  );
   console.log("time from the fault clearing until the health shows every source up and the change made during the fault:\n");
   console.log(`| fault | tries | median | max |\n|---|---|---|---|`);
-  for (const r of rows) console.log(`| ${r.fault} | ${r.times.length} | ${(median(r.times) / 1000).toFixed(2)} s | ${(Math.max(...r.times) / 1000).toFixed(2)} s |`);
+  for (const r of rows)
+    console.log(`| ${r.fault} | ${r.times.length} | ${(median(r.times) / 1000).toFixed(2)} s | ${(Math.max(...r.times) / 1000).toFixed(2)} s |`);
 }
 
 main().then(

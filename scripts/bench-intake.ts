@@ -14,7 +14,12 @@ for (const n of sizes) {
   const get = (plural: string) => cluster.object("operator.openshift.io", plural, "cluster");
   const nodes = cluster.objects("", "nodes");
   const sources = (nodeList: unknown[]) =>
-    ({ kubeapiserver: up("kubeapiserver", get("kubeapiservers")), openshiftapiserver: up("openshiftapiserver", get("openshiftapiservers")), authentication: up("authentication", get("authentications")), nodes: up("nodes", nodeList) }) as Sources;
+    ({
+      kubeapiserver: up("kubeapiserver", get("kubeapiservers")),
+      openshiftapiserver: up("openshiftapiserver", get("openshiftapiservers")),
+      authentication: up("authentication", get("authentications")),
+      nodes: up("nodes", nodeList),
+    }) as Sources;
   const bytes = JSON.stringify(sources(nodes)).length;
   const cold: number[] = [];
   const unchanged: number[] = [];
@@ -40,5 +45,7 @@ for (const n of sizes) {
     intake({ ...s, kubeapiserver: up("kubeapiserver", cr) } as Sources, memo, () => undefined);
     crChanged.push(performance.now() - t);
   }
-  console.log(`${String(n).padStart(6)} nodes (${(bytes / 1e6).toFixed(1)} MB of JSON): first round ${median(cold).toFixed(1)} ms, nothing changed ${median(unchanged).toFixed(2)} ms, one node changed ${median(oneNode).toFixed(2)} ms, the KubeAPIServer CR changed ${median(crChanged).toFixed(2)} ms (median of 5)`);
+  console.log(
+    `${String(n).padStart(6)} nodes (${(bytes / 1e6).toFixed(1)} MB of JSON): first round ${median(cold).toFixed(1)} ms, nothing changed ${median(unchanged).toFixed(2)} ms, one node changed ${median(oneNode).toFixed(2)} ms, the KubeAPIServer CR changed ${median(crChanged).toFixed(2)} ms (median of 5)`,
+  );
 }

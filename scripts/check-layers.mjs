@@ -6,7 +6,11 @@ import { execFileSync } from "node:child_process";
 
 const cruise = () => {
   try {
-    return execFileSync("npx", ["depcruise", "lib", "app", "components", "scripts", "instrumentation.ts", "--config", ".dependency-cruiser.cjs", "--output-type", "json"], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, stdio: ["ignore", "pipe", "inherit"] });
+    return execFileSync(
+      "npx",
+      ["depcruise", "lib", "app", "components", "scripts", "instrumentation.ts", "--config", ".dependency-cruiser.cjs", "--output-type", "json"],
+      { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, stdio: ["ignore", "pipe", "inherit"] },
+    );
   } catch (error) {
     if (error.stdout) return error.stdout; // violations exit non-zero; the report is still on stdout
     throw error;
@@ -36,17 +40,31 @@ const nodes = [...new Set([...edges.keys(), ...[...edges.values()].flatMap((m) =
 
 // Tarjan's strongly connected components: every component of two or more folders is a cycle between folders.
 let counter = 0;
-const index = new Map(), low = new Map(), stack = [], onStack = new Set(), cycles = [];
+const index = new Map(),
+  low = new Map(),
+  stack = [],
+  onStack = new Set(),
+  cycles = [];
 const visit = (v) => {
-  index.set(v, counter); low.set(v, counter); counter++; stack.push(v); onStack.add(v);
+  index.set(v, counter);
+  low.set(v, counter);
+  counter++;
+  stack.push(v);
+  onStack.add(v);
   for (const w of edges.get(v)?.keys() ?? []) {
-    if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v), low.get(w))); }
-    else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    if (!index.has(w)) {
+      visit(w);
+      low.set(v, Math.min(low.get(v), low.get(w)));
+    } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
   }
   if (low.get(v) === index.get(v)) {
     const component = [];
     let w;
-    do { w = stack.pop(); onStack.delete(w); component.push(w); } while (w !== v);
+    do {
+      w = stack.pop();
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
     if (component.length > 1) cycles.push(component.sort());
   }
 };
@@ -62,5 +80,7 @@ for (const c of cycles) {
   console.error(`layering: lib folders import each other: ${c.join(" <-> ")}`);
   for (const a of c) for (const b of c) if (a !== b) for (const f of (edges.get(a)?.get(b) ?? []).slice(0, 3)) console.error(`    ${f}`);
 }
-console.log(`layering: ${report.summary.totalCruised} modules, ${report.summary.totalDependenciesCruised} imports; ${violations.length} rule violations, ${cycles.length} cycles between lib folders`);
+console.log(
+  `layering: ${report.summary.totalCruised} modules, ${report.summary.totalDependenciesCruised} imports; ${violations.length} rule violations, ${cycles.length} cycles between lib folders`,
+);
 process.exit(violations.length + cycles.length > 0 ? 1 : 0);

@@ -60,15 +60,21 @@ async function control(verb: "inject" | "clear" | "list", id?: string): Promise<
   // The simulator serves TLS with its own CA, written beside the kubeconfig.
   const ca = info.caFile ? readFileSync(info.caFile, "utf8") : undefined;
   const dispatcher = new Agent({ connect: ca ? { ca } : {} });
-  const response = await fetch(url, { method: verb === "list" ? "GET" : verb === "inject" ? "POST" : "DELETE", headers: { Authorization: `Bearer ${info.adminToken}` }, dispatcher }).catch(() =>
-    fail(`cannot reach the simulated cluster at ${info.url}; is npm run demo still running?`),
-  );
-  const body = (await response.json()) as { error?: string; scenarios?: { id: string; title: string; active: boolean; oneShot?: boolean; node?: string; catalog: string | null }[] };
+  const response = await fetch(url, {
+    method: verb === "list" ? "GET" : verb === "inject" ? "POST" : "DELETE",
+    headers: { Authorization: `Bearer ${info.adminToken}` },
+    dispatcher,
+  }).catch(() => fail(`cannot reach the simulated cluster at ${info.url}; is npm run demo still running?`));
+  const body = (await response.json()) as {
+    error?: string;
+    scenarios?: { id: string; title: string; active: boolean; oneShot?: boolean; node?: string; catalog: string | null }[];
+  };
   if (!response.ok) fail(body.error ?? `HTTP ${response.status}`);
   for (const s of body.scenarios ?? []) {
     // A one-off (a watch reset, a restart) has happened by now and is never "on".
     const done = verb === "inject" && s.oneShot && s.id === id;
-    if (verb === "list" || s.active || done) console.log(`${s.active ? "ON " : done ? "DID" : "   "} ${s.id.padEnd(46)} ${s.title}${s.node ? ` (${s.node})` : ""}`);
+    if (verb === "list" || s.active || done)
+      console.log(`${s.active ? "ON " : done ? "DID" : "   "} ${s.id.padEnd(46)} ${s.title}${s.node ? ` (${s.node})` : ""}`);
   }
 }
 
@@ -105,7 +111,9 @@ async function main(): Promise<void> {
       }
     }
     started.push(sim);
-    console.log(`simulated cluster "${name}": ${sim.endpoints.url} (${nodes} nodes, ${design} design); kubeconfig ${path.relative(process.cwd(), sim.kubeconfigPath)}`);
+    console.log(
+      `simulated cluster "${name}": ${sim.endpoints.url} (${nodes} nodes, ${design} design); kubeconfig ${path.relative(process.cwd(), sim.kubeconfigPath)}`,
+    );
   }
   console.log("Stop with Ctrl-C. Inject and clear scenarios with: npm run demo -- inject <id> / clear <id>");
   const stop = () => void Promise.all(started.map((s) => s.server.stop())).finally(() => process.exit(0));

@@ -33,8 +33,8 @@ async function main(): Promise<void> {
         theme: "dark",
         fontFamily: "system-ui, DejaVu Sans, sans-serif",
         // Plain SVG text labels: cheaper for the browser to restyle on every guided step than HTML ones.
-          htmlLabels: false,
-          flowchart: { htmlLabels: false, curve: "basis", useMaxWidth: true },
+        htmlLabels: false,
+        flowchart: { htmlLabels: false, curve: "basis", useMaxWidth: true },
       });
     });
     mkdirSync(RENDER_DIR, { recursive: true });

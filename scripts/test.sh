@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm test: type-check, lint, catalog check, unit and database tests (Vitest, real PostgreSQL),
+# npm test: type-check, lint, format and layering checks, catalog check, unit and database tests (Vitest, real PostgreSQL),
 # end-to-end tests (Playwright driving Debian's Chromium against `npm start`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,6 +47,10 @@ step "type-check"
 npx tsc --noEmit
 step "lint"
 npx eslint --max-warnings 0 .
+step "format (Prettier; npm run format fixes it)"
+npx prettier --check --log-level warn .
+step "layering (docs/architecture.md)"
+node scripts/check-layers.mjs
 step "catalog"
 npx tsx scripts/catalog-check.ts
 step "unit and database tests"

@@ -47,7 +47,12 @@ export async function startReceiver(onDelivery?: (d: Delivered) => void): Promis
       })(),
     );
     const headers = Object.fromEntries(Object.entries(req.headers).flatMap(([k, v]) => (typeof v === "string" ? [[k, v]] : [])));
-    const request = new NextRequest(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: Readable.toWeb(counted) as ReadableStream, duplex: "half" } as ConstructorParameters<typeof NextRequest>[1]);
+    const request = new NextRequest(`http://127.0.0.1${req.url}`, {
+      method: req.method,
+      headers,
+      body: Readable.toWeb(counted) as ReadableStream,
+      duplex: "half",
+    } as ConstructorParameters<typeof NextRequest>[1]);
     let response: Response;
     try {
       response = await POST(request);
@@ -57,7 +62,14 @@ export async function startReceiver(onDelivery?: (d: Delivered) => void): Promis
     const text = await response.text();
     const body = JSON.parse(text) as Record<string, unknown>;
     const declared = Number(req.headers["content-length"] ?? 0);
-    const delivered = { status: response.status, bytes: Math.max(bytes, declared), alerts: Number(body.received ?? 0), truncatedAlerts: Number(body.truncatedAlerts ?? 0), ms: performance.now() - started, body };
+    const delivered = {
+      status: response.status,
+      bytes: Math.max(bytes, declared),
+      alerts: Number(body.received ?? 0),
+      truncatedAlerts: Number(body.truncatedAlerts ?? 0),
+      ms: performance.now() - started,
+      body,
+    };
     deliveries.push(delivered);
     onDelivery?.(delivered);
     res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
@@ -114,7 +126,13 @@ export async function startAlertmanager(opts: AlertmanagerOptions): Promise<Runn
     `        max_alerts: ${opts.maxAlerts ?? 0}`,
   ].join("\n");
   await writeFile(path.join(dir, "alertmanager.yml"), config);
-  const args = [`--config.file=${path.join(dir, "alertmanager.yml")}`, `--storage.path=${dir}`, `--web.listen-address=127.0.0.1:${port}`, "--cluster.listen-address=", "--log.level=debug"];
+  const args = [
+    `--config.file=${path.join(dir, "alertmanager.yml")}`,
+    `--storage.path=${dir}`,
+    `--web.listen-address=127.0.0.1:${port}`,
+    "--cluster.listen-address=",
+    "--log.level=debug",
+  ];
   const child: ChildProcess = spawn(ALERTMANAGER_BIN, args, { stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   child.stdout!.on("data", (d) => (log += d));
@@ -162,10 +180,19 @@ export async function until(what: string, check: () => boolean | Promise<boolean
  * `n` alerts of one group (alertname, cluster), each on its own instance, with a label padded to `pad` characters.
  * Firing ones end in an hour, as Prometheus sets endsAt; without it Alertmanager resolves them after resolve_timeout (5m).
  */
-export function group(n: number, opts: { alertname: string; cluster: string; startsAt: string; pad?: number; offset?: number; endsAt?: string }): PostableAlert[] {
+export function group(
+  n: number,
+  opts: { alertname: string; cluster: string; startsAt: string; pad?: number; offset?: number; endsAt?: string },
+): PostableAlert[] {
   const padding = "p".repeat(opts.pad ?? 0);
   return Array.from({ length: n }, (_, i) => ({
-    labels: { alertname: opts.alertname, cluster: opts.cluster, severity: "warning", instance: `node-${(opts.offset ?? 0) + i}:9100`, ...(opts.pad ? { padding } : {}) },
+    labels: {
+      alertname: opts.alertname,
+      cluster: opts.cluster,
+      severity: "warning",
+      instance: `node-${(opts.offset ?? 0) + i}:9100`,
+      ...(opts.pad ? { padding } : {}),
+    },
     annotations: { summary: `disk filling on node-${(opts.offset ?? 0) + i}` },
     startsAt: opts.startsAt,
     endsAt: opts.endsAt ?? new Date(Date.now() + 3_600_000).toISOString(),

@@ -29,7 +29,9 @@ export function catalogErrors(root: string): string[] {
 }
 
 export function lineOf(root: string, file: string, needle: string): number {
-  const index = readFileSync(path.join(root, file), "utf8").split("\n").findIndex((l) => l.includes(needle));
+  const index = readFileSync(path.join(root, file), "utf8")
+    .split("\n")
+    .findIndex((l) => l.includes(needle));
   if (index < 0) throw new Error(`"${needle}" not found in ${file}`);
   return index + 1;
 }

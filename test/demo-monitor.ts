@@ -27,7 +27,17 @@ export async function startSimMonitor(): Promise<SimMonitor> {
   const caFile = path.join(dir, "demo-ca.crt");
   writeFileSync(caFile, endpoints.caPem ?? "");
   const entry: Monitored = {
-    target: { cluster: ClusterConfig.parse({ name: "demo", kubeconfig, intervalSeconds: 30, watchStallSeconds: 30, openbao: { address: endpoints.url, caFile, transitKey: "k8s-kek" }, beacon: { healthUrl: `${endpoints.url}/beacon/healthz`, caFile } }), openBaoToken: endpoints.openBaoToken },
+    target: {
+      cluster: ClusterConfig.parse({
+        name: "demo",
+        kubeconfig,
+        intervalSeconds: 30,
+        watchStallSeconds: 30,
+        openbao: { address: endpoints.url, caFile, transitKey: "k8s-kek" },
+        beacon: { healthUrl: `${endpoints.url}/beacon/healthz`, caFile },
+      }),
+      openBaoToken: endpoints.openBaoToken,
+    },
     simulated: true,
     sources: {},
     memo: newMemo(),

@@ -52,21 +52,25 @@ export function openStream(endpoints: SimEndpoints, path: string, token: string,
   let status = 0;
   const stream = { ended: undefined as unknown as Promise<{ error?: NodeJS.ErrnoException }>, status: () => status, abort: () => undefined as void };
   stream.ended = new Promise<{ error?: NodeJS.ErrnoException }>((resolve) => {
-    const req = lib.request(url, { headers: { Authorization: `Bearer ${token}` }, ...(endpoints.caPem ? { ca: endpoints.caPem } : {}), agent: false }, (res) => {
-      status = res.statusCode ?? 0;
-      let buffer = "";
-      res.on("data", (chunk: Buffer) => {
-        buffer += chunk.toString("utf8");
-        let nl;
-        while ((nl = buffer.indexOf("\n")) >= 0) {
-          onLine(buffer.slice(0, nl));
-          buffer = buffer.slice(nl + 1);
-        }
-      });
-      res.on("end", () => resolve({}));
-      res.on("error", (error: NodeJS.ErrnoException) => resolve({ error }));
-      res.on("aborted", () => resolve({ error: Object.assign(new Error("aborted"), { code: "ECONNRESET" }) }));
-    });
+    const req = lib.request(
+      url,
+      { headers: { Authorization: `Bearer ${token}` }, ...(endpoints.caPem ? { ca: endpoints.caPem } : {}), agent: false },
+      (res) => {
+        status = res.statusCode ?? 0;
+        let buffer = "";
+        res.on("data", (chunk: Buffer) => {
+          buffer += chunk.toString("utf8");
+          let nl;
+          while ((nl = buffer.indexOf("\n")) >= 0) {
+            onLine(buffer.slice(0, nl));
+            buffer = buffer.slice(nl + 1);
+          }
+        });
+        res.on("end", () => resolve({}));
+        res.on("error", (error: NodeJS.ErrnoException) => resolve({ error }));
+        res.on("aborted", () => resolve({ error: Object.assign(new Error("aborted"), { code: "ECONNRESET" }) }));
+      },
+    );
     req.on("error", (error: NodeJS.ErrnoException) => resolve({ error }));
     stream.abort = () => req.destroy();
     req.end();

@@ -20,5 +20,11 @@ export async function migratedDatabase(): Promise<{ url: string; prisma: PrismaC
   };
 }
 
-export const signal = (id: SignalId, subject: string, state: SignalStatus, detail = `${id} ${state}`): Signal => ({ id, subject, state, detail, evidence: { seen: detail } });
+export const signal = (id: SignalId, subject: string, state: SignalStatus, detail = `${id} ${state}`): Signal => ({
+  id,
+  subject,
+  state,
+  detail,
+  evidence: { seen: detail },
+});
 export const at = (s: number) => new Date(Date.UTC(2026, 10, 22, 12, 0, 0) + s * 1000);

@@ -10,9 +10,7 @@ describe("parseKubeStatus on the fixture Status bodies", () => {
     const status = parseKubeStatus(JSON.parse(fixture("status-422-healthreport-missing-remotekeyid.json")));
     expect(status).toMatchObject({ kind: "status", code: 422, status: "Failure", reason: "Invalid" });
     if (status.kind !== "status") return;
-    expect(status.causes).toEqual([
-      { reason: "FieldValueRequired", message: "Required value", field: "status.encryptionStatus.healthReports[2].remoteKeyID" },
-    ]);
+    expect(status.causes).toEqual([{ reason: "FieldValueRequired", message: "Required value", field: "status.encryptionStatus.healthReports[2].remoteKeyID" }]);
     expect(status.details).toEqual({ name: "cluster", group: "operator.openshift.io", kind: "KubeAPIServer" });
   });
 
@@ -42,7 +40,7 @@ describe("parseKubeStatus on bad input", () => {
     const cases: [unknown, string][] = [
       ["[1,2", "Status body: invalid JSON: input ends early after 4 characters (truncated?)"],
       [[], "Status body is an array, not an object"],
-      ["\"not found\"", "Status body is a string, not an object"],
+      ['"not found"', "Status body is a string, not an object"],
       [null, "Status body is null, not an object"],
       [{ kind: "Pod", code: 200 }, 'a "Pod" object is not a valid Status: kind is "Pod", expected "Status"'],
       [{ kind: "Status", status: "Failure" }, "Status body is not a valid Status: code is missing"],

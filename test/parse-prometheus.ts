@@ -31,8 +31,13 @@ const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*/;
 const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 // Go's strconv.ParseFloat spellings, matched case-insensitively.
 const SPECIAL_VALUES = new Map<string, number>([
-  ["+inf", Infinity], ["inf", Infinity], ["+infinity", Infinity], ["infinity", Infinity],
-  ["-inf", -Infinity], ["-infinity", -Infinity], ["nan", NaN],
+  ["+inf", Infinity],
+  ["inf", Infinity],
+  ["+infinity", Infinity],
+  ["infinity", Infinity],
+  ["-inf", -Infinity],
+  ["-infinity", -Infinity],
+  ["nan", NaN],
 ]);
 // Which sample-name suffixes belong to a family of each type.
 const SUFFIXES: Partial<Record<MetricType, string[]>> = {
@@ -120,7 +125,10 @@ function parseSampleLine(line: string): PromSample | string {
   }
   const rest = line.slice(pos);
   if (rest !== "" && !/^[ \t]/.test(rest)) return `${name}: unexpected ${JSON.stringify(rest[0])} after the metric name`;
-  const parts = rest.trim().split(/[ \t]+/).filter((p) => p !== "");
+  const parts = rest
+    .trim()
+    .split(/[ \t]+/)
+    .filter((p) => p !== "");
   if (parts.length === 0) return `${name}: no value`;
   if (parts.length > 2) return `${name}: unexpected text after the timestamp`;
   const value = parseValue(parts[0]);

@@ -22,7 +22,10 @@ describe("parseVerboseHealth, other bodies", () => {
   it("reads a passing healthz, an excluded check and a plain ok", () => {
     const passing = parseVerboseHealth("[+]ping ok\n[+]etcd excluded: ok\nhealthz check passed\n");
     expect(passing).toEqual({
-      checks: [{ name: "ping", ok: true }, { name: "etcd", ok: true, excluded: true }],
+      checks: [
+        { name: "ping", ok: true },
+        { name: "etcd", ok: true, excluded: true },
+      ],
       overall: "passed",
       endpoint: "healthz",
       problems: [],
@@ -37,6 +40,9 @@ describe("parseVerboseHealth, other bodies", () => {
       'line 3: failing check etcd says "broken", not "failed: <reason>"',
       'no final "<endpoint> check passed|failed" line',
     ]);
-    expect(health.checks).toEqual([{ name: "ping", ok: true }, { name: "etcd", ok: false, reason: "broken" }]);
+    expect(health.checks).toEqual([
+      { name: "ping", ok: true },
+      { name: "etcd", ok: false, reason: "broken" },
+    ]);
   });
 });

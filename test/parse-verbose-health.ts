@@ -51,7 +51,7 @@ export function parseVerboseHealth(body: string): VerboseHealth {
     }
     result.problems.push(`line ${i + 1}: not a health check line: ${quote(line)}`);
   });
-  if (result.overall === undefined) result.problems.push("no final \"<endpoint> check passed|failed\" line");
+  if (result.overall === undefined) result.problems.push('no final "<endpoint> check passed|failed" line');
   else if (result.overall === "passed" && result.checks.some((c) => !c.ok)) {
     result.problems.push("overall passed although a check failed");
   }

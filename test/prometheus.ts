@@ -8,7 +8,10 @@ import { PROMETHEUS_BINARY, startPrometheus, type RunningPrometheus } from "@/li
 // For tests only: they need Debian's Prometheus and fail, never skip, without it.
 
 export function requirePrometheus(): void {
-  expect(existsSync(PROMETHEUS_BINARY), `these tests need Prometheus at ${PROMETHEUS_BINARY}: apt-get install --no-install-recommends prometheus (npm test installs it as root)`).toBe(true);
+  expect(
+    existsSync(PROMETHEUS_BINARY),
+    `these tests need Prometheus at ${PROMETHEUS_BINARY}: apt-get install --no-install-recommends prometheus (npm test installs it as root)`,
+  ).toBe(true);
 }
 
 /** A real Prometheus that scrapes nothing, in a throw-away folder; stop() also removes the folder. */

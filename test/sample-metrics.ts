@@ -1,4 +1,13 @@
-import { HISTORY_SECONDS, HISTORY_STEP_SECONDS, KMS_METRIC_NAMES, KMS_QUERIES, type KmsMetricName, type KmsMetrics, type MetricSeries, type MetricValue } from "@/lib/sources/prometheus/kms-metrics";
+import {
+  HISTORY_SECONDS,
+  HISTORY_STEP_SECONDS,
+  KMS_METRIC_NAMES,
+  KMS_QUERIES,
+  type KmsMetricName,
+  type KmsMetrics,
+  type MetricSeries,
+  type MetricValue,
+} from "@/lib/sources/prometheus/kms-metrics";
 
 // A healthy KmsMetrics as collectKmsMetrics returns it for a three-node cluster with one plugin per node
 // (the demo's shape), for tests of what is derived or drawn from it. Values are those the demo shows.
@@ -18,7 +27,9 @@ function series(labels: Record<string, string>, value: MetricValue | null, at = 
 }
 
 const perProvider = (method: string | undefined, value: (m: string) => MetricValue) =>
-  NODES.flatMap((node) => PROVIDERS.flatMap((provider) => (method ? [method] : METHODS).map((m) => series({ instance: node, node, provider_name: provider, method: m }, value(m)))));
+  NODES.flatMap((node) =>
+    PROVIDERS.flatMap((provider) => (method ? [method] : METHODS).map((m) => series({ instance: node, node, provider_name: provider, method: m }, value(m)))),
+  );
 const perPlugin = (value: MetricValue) => NODES.map((node) => series({ instance: `${node}/kms-1`, node, key_id: "1" }, value));
 const RATE: Record<string, number> = { Status: 0.05, Encrypt: 0.05, Decrypt: 0.5 };
 
@@ -40,7 +51,9 @@ export function sampleKmsMetrics(at: Date = SAMPLE_AT): KmsMetrics {
     source: "http://127.0.0.1:9090",
     at: at.toISOString(),
     history: { start: start.toISOString(), end: at.toISOString(), stepSeconds: HISTORY_STEP_SECONDS },
-    metrics: Object.fromEntries(KMS_METRIC_NAMES.map((name) => [name, { name, unit: KMS_QUERIES[name].unit, promql: KMS_QUERIES[name].promql, answered: true, series: values[name] }])) as KmsMetrics["metrics"],
+    metrics: Object.fromEntries(
+      KMS_METRIC_NAMES.map((name) => [name, { name, unit: KMS_QUERIES[name].unit, promql: KMS_QUERIES[name].promql, answered: true, series: values[name] }]),
+    ) as KmsMetrics["metrics"],
     errors: [],
     tookMs: 40,
   };

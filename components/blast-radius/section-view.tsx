@@ -4,7 +4,17 @@ import { CommandBlock } from "@/components/ui/command-block";
 
 type Titles = Record<string, string>;
 
-function RowLinks({ catalog, runbooks, catalogTitles, runbookTitles }: { catalog: string[]; runbooks: string[]; catalogTitles: Titles; runbookTitles: Titles }) {
+function RowLinks({
+  catalog,
+  runbooks,
+  catalogTitles,
+  runbookTitles,
+}: {
+  catalog: string[];
+  runbooks: string[];
+  catalogTitles: Titles;
+  runbookTitles: Titles;
+}) {
   return (
     <>
       {catalog.map((id) => (
@@ -54,7 +64,9 @@ export function SectionView({ section, catalogTitles, runbookTitles }: { section
           <tbody>
             {section.settings.map((s) => (
               <tr key={s.name}>
-                <td><code>{s.name}</code></td>
+                <td>
+                  <code>{s.name}</code>
+                </td>
                 <td>{s.helmValue ? <code>{s.helmValue}</code> : <span className="muted">none</span>}</td>
                 <td>{s.default}</td>
                 <td>{s.recommendation}</td>
@@ -68,7 +80,9 @@ export function SectionView({ section, catalogTitles, runbookTitles }: { section
           <thead>
             <tr>
               {section.matrix.columns.map((c) => (
-                <th key={c} scope="col">{c}</th>
+                <th key={c} scope="col">
+                  {c}
+                </th>
               ))}
               <th scope="col">Catalog and runbooks</th>
             </tr>
@@ -76,8 +90,18 @@ export function SectionView({ section, catalogTitles, runbookTitles }: { section
           <tbody>
             {section.matrix.rows.map((row, i) => (
               <tr key={i}>
-                {row.cells.map((cell, j) => (j === 0 ? <th key={j} scope="row">{cell}</th> : <td key={j}>{cell}</td>))}
-                <td><RowLinks catalog={row.catalog} runbooks={row.runbooks} {...links} /></td>
+                {row.cells.map((cell, j) =>
+                  j === 0 ? (
+                    <th key={j} scope="row">
+                      {cell}
+                    </th>
+                  ) : (
+                    <td key={j}>{cell}</td>
+                  ),
+                )}
+                <td>
+                  <RowLinks catalog={row.catalog} runbooks={row.runbooks} {...links} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -97,7 +121,9 @@ export function SectionView({ section, catalogTitles, runbookTitles }: { section
               <tr key={i}>
                 <th scope="row">{row.scenario}</th>
                 <td>{row.behaviour}</td>
-                <td><RowLinks catalog={row.catalog} runbooks={row.runbooks} {...links} /></td>
+                <td>
+                  <RowLinks catalog={row.catalog} runbooks={row.runbooks} {...links} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -8,7 +8,11 @@ export function ApiServerSwitch({ initiallyUp }: { initiallyUp: boolean }) {
   const [busy, setBusy] = useState(false);
   async function flip() {
     setBusy(true);
-    const response = await fetch("/api/v1/demo/api-server", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ state: up ? "down" : "up" }) }).catch(() => undefined);
+    const response = await fetch("/api/v1/demo/api-server", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ state: up ? "down" : "up" }),
+    }).catch(() => undefined);
     if (response?.ok) setUp(((await response.json()) as { state: string }).state === "up");
     setBusy(false);
   }

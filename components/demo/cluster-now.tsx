@@ -36,7 +36,15 @@ export function ClusterNow({ snapshot, intervalSeconds }: { snapshot: DemoSnapsh
                 {node.unparseable ? <code>{node.unparseable}</code> : null}
               </td>
               <td>
-                {node.ageSeconds === undefined ? "never" : node.ageSeconds < 0 ? <Badge tone="orange">{`${-node.ageSeconds}s in the future`}</Badge> : node.ageSeconds > stale ? <Badge tone="orange">{`${node.ageSeconds}s: stale`}</Badge> : `${node.ageSeconds}s`}
+                {node.ageSeconds === undefined ? (
+                  "never"
+                ) : node.ageSeconds < 0 ? (
+                  <Badge tone="orange">{`${-node.ageSeconds}s in the future`}</Badge>
+                ) : node.ageSeconds > stale ? (
+                  <Badge tone="orange">{`${node.ageSeconds}s: stale`}</Badge>
+                ) : (
+                  `${node.ageSeconds}s`
+                )}
               </td>
             </tr>
           ))}

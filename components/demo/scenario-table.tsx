@@ -38,7 +38,7 @@ export function ScenarioTable({ rows, nodes, refreshSeconds }: { rows: ScenarioR
     const response = await fetch(`/api/v1/demo/scenarios/${row.id}`, {
       method: on ? "POST" : "DELETE",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(on ? choice[row.id] ?? {} : {}),
+      body: JSON.stringify(on ? (choice[row.id] ?? {}) : {}),
     }).catch(() => undefined);
     if (!response) return setError("The server did not answer; is Faultline still running?");
     if (!response.ok) {
@@ -98,18 +98,30 @@ export function ScenarioTable({ rows, nodes, refreshSeconds }: { rows: ScenarioR
                     </td>
                     <td className="controls">
                       {row.perNode ? (
-                        <select aria-label={`Node for ${row.title}`} value={choice[row.id]?.node ?? row.node ?? nodes[Math.min(1, nodes.length - 1)]} disabled={row.active}
-                          onChange={(e) => setChoice({ ...choice, [row.id]: { ...choice[row.id], node: e.target.value } })}>
+                        <select
+                          aria-label={`Node for ${row.title}`}
+                          value={choice[row.id]?.node ?? row.node ?? nodes[Math.min(1, nodes.length - 1)]}
+                          disabled={row.active}
+                          onChange={(e) => setChoice({ ...choice, [row.id]: { ...choice[row.id], node: e.target.value } })}
+                        >
                           {nodes.map((n) => (
-                            <option key={n} value={n}>{n}</option>
+                            <option key={n} value={n}>
+                              {n}
+                            </option>
                           ))}
                         </select>
                       ) : null}
                       {row.variants.length > 0 ? (
-                        <select aria-label={`Variant of ${row.title}`} value={choice[row.id]?.variant ?? row.variant ?? row.variants[0]} disabled={row.active}
-                          onChange={(e) => setChoice({ ...choice, [row.id]: { ...choice[row.id], variant: e.target.value } })}>
+                        <select
+                          aria-label={`Variant of ${row.title}`}
+                          value={choice[row.id]?.variant ?? row.variant ?? row.variants[0]}
+                          disabled={row.active}
+                          onChange={(e) => setChoice({ ...choice, [row.id]: { ...choice[row.id], variant: e.target.value } })}
+                        >
                           {row.variants.map((v) => (
-                            <option key={v} value={v}>{v}</option>
+                            <option key={v} value={v}>
+                              {v}
+                            </option>
                           ))}
                         </select>
                       ) : null}

@@ -12,7 +12,10 @@ describe("refused units on the health page", () => {
         { unit: "kms.plugin.unhealthy on master-9/1", reason: "index row size 8048 exceeds btree version 4 maximum 2704", stage: "store" },
         { unit: "kms.plugin.unhealthy on master-9/1", reason: "index row size 8048 exceeds btree version 4 maximum 2704", stage: "judge" },
       ],
-      sources: [{ name: "kubeapiserver", up: true, cleaned: "4 characters replaced (U+0000, U+D800)" }, { name: "nodes", up: true }],
+      sources: [
+        { name: "kubeapiserver", up: true, cleaned: "4 characters replaced (U+0000, U+D800)" },
+        { name: "nodes", up: true },
+      ],
     });
     expect(out).toContain("could not store: kms.plugin.unhealthy on master-9/1</strong> — index row size 8048");
     expect(out).toContain("could not judge: kms.plugin.unhealthy on master-9/1");

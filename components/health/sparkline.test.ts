@@ -25,7 +25,9 @@ describe("Sparkline", () => {
   });
 
   it("says when the newest point is a gap", () => {
-    expect(ariaLabel(html({ label: "token TTL", unit: "seconds", points: points([3600, 3500, null]) }))).toBe("token TTL: no value now, last 58 min, min 58 min, max 60 min");
+    expect(ariaLabel(html({ label: "token TTL", unit: "seconds", points: points([3600, 3500, null]) }))).toBe(
+      "token TTL: no value now, last 58 min, min 58 min, max 60 min",
+    );
   });
 
   it("draws one point as a dot in the middle, and no data as a flat line saying so", () => {
@@ -41,7 +43,9 @@ describe("Sparkline", () => {
 
   it("keeps every coordinate inside its box, whatever the values", () => {
     const markup = html({ label: "x", points: points([-1.7e308, 1e300, 5, 5]), threshold: 1.7e308, width: 120, height: 28 });
-    const numbers = [...markup.matchAll(/(?:points="([^"]*)"|c[xy]="([^"]*)"|y[12]="([^"]*)")/g)].flatMap((m) => (m[1] ?? m[2] ?? m[3]).split(/[ ,]/).map(Number));
+    const numbers = [...markup.matchAll(/(?:points="([^"]*)"|c[xy]="([^"]*)"|y[12]="([^"]*)")/g)].flatMap((m) =>
+      (m[1] ?? m[2] ?? m[3]).split(/[ ,]/).map(Number),
+    );
     expect(numbers.length).toBeGreaterThan(4);
     expect(numbers.every((n) => Number.isFinite(n) && n >= 0 && n <= 120)).toBe(true);
   });

@@ -11,7 +11,15 @@ export function ActorField({ errors }: { errors?: string[] }) {
   return (
     <div className="field actor-field">
       <label htmlFor={id}>Your name (recorded on the timeline)</label>
-      <input id={id} name="actor" autoComplete="name" value={actor} onChange={(e) => setActor(e.target.value)} placeholder="e.g. alex" aria-invalid={errors?.length ? true : undefined} />
+      <input
+        id={id}
+        name="actor"
+        autoComplete="name"
+        value={actor}
+        onChange={(e) => setActor(e.target.value)}
+        placeholder="e.g. alex"
+        aria-invalid={errors?.length ? true : undefined}
+      />
       <FieldError errors={errors} />
     </div>
   );

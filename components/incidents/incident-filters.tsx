@@ -61,7 +61,10 @@ export function IncidentFilters({ values, clusters, errors }: { values: FilterVa
       {filtered ? <Link href="/incidents">Clear filters</Link> : null}
       {Object.keys(errors).length > 0 ? (
         <p className="field-error" role="alert">
-          Ignored: {Object.entries(errors).map(([k, v]) => `${k} ${v.join("; ")}`).join("; ")}
+          Ignored:{" "}
+          {Object.entries(errors)
+            .map(([k, v]) => `${k} ${v.join("; ")}`)
+            .join("; ")}
         </p>
       ) : null}
     </Form>

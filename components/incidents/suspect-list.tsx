@@ -14,7 +14,8 @@ export function SuspectList({ suspects }: { suspects: SuspectView[] }) {
             <Link href={`/catalog/${s.id}`} className="suspect-title">
               {s.title}
             </Link>{" "}
-            {s.startupBlock === "yes" ? <Badge tone="red">blocks API-server start-up</Badge> : null} {s.dataLoss === "yes" ? <Badge tone="red">data-loss risk</Badge> : null}
+            {s.startupBlock === "yes" ? <Badge tone="red">blocks API-server start-up</Badge> : null}{" "}
+            {s.dataLoss === "yes" ? <Badge tone="red">data-loss risk</Badge> : null}
             <div className="muted small">{s.reason}</div>
           </li>
         ))}

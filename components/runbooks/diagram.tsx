@@ -85,9 +85,7 @@ export function Diagram({ svg, flowchart, path, current, inspected, labels, onNo
   if (!markup) {
     return (
       <div className="diagram diagram-missing" role="status">
-        {fallback === "failed"
-          ? "The diagram could not be drawn; the steps on the right still work."
-          : "Drawing the diagram…"}
+        {fallback === "failed" ? "The diagram could not be drawn; the steps on the right still work." : "Drawing the diagram…"}
       </div>
     );
   }

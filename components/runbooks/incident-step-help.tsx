@@ -1,14 +1,29 @@
 import type { Suggestion } from "@/lib/incidents/suggest";
 
 /** Incident mode, above the answers: what live data suggests and why, and a note to record with the answer. */
-export function IncidentStepHelp({ suggestion, liveError, note, setNote, atLeaf }: { suggestion?: Suggestion; liveError?: string; note: string; setNote: (text: string) => void; atLeaf: boolean }) {
+export function IncidentStepHelp({
+  suggestion,
+  liveError,
+  note,
+  setNote,
+  atLeaf,
+}: {
+  suggestion?: Suggestion;
+  liveError?: string;
+  note: string;
+  setNote: (text: string) => void;
+  atLeaf: boolean;
+}) {
   if (atLeaf) return null;
   return (
     <>
       {suggestion ? (
         <div className="live-suggestion" data-testid="live-suggestion">
           <div>
-            Live data suggests: <strong>{suggestion.answer}</strong> <span className="muted">(signal <code>{suggestion.signal}</code> is {suggestion.state})</span>
+            Live data suggests: <strong>{suggestion.answer}</strong>{" "}
+            <span className="muted">
+              (signal <code>{suggestion.signal}</code> is {suggestion.state})
+            </span>
           </div>
           <ul className="evidence">
             {suggestion.evidence.map((x) => (

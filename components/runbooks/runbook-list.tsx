@@ -13,7 +13,11 @@ export interface RunbookSummary {
   text: string;
 }
 
-export function RunbookList({ runbooks, components, initialQuery }: {
+export function RunbookList({
+  runbooks,
+  components,
+  initialQuery,
+}: {
   runbooks: RunbookSummary[];
   components: { id: string; name: string }[];
   initialQuery: string;
@@ -25,9 +29,7 @@ export function RunbookList({ runbooks, components, initialQuery }: {
     [runbooks, words],
   );
   // A runbook appears under each component it concerns.
-  const groups = components
-    .map((c) => ({ ...c, runbooks: matches.filter((r) => r.components.includes(c.id)) }))
-    .filter((g) => g.runbooks.length > 0);
+  const groups = components.map((c) => ({ ...c, runbooks: matches.filter((r) => r.components.includes(c.id)) })).filter((g) => g.runbooks.length > 0);
 
   function update(value: string) {
     setQuery(value);
@@ -41,7 +43,13 @@ export function RunbookList({ runbooks, components, initialQuery }: {
     <>
       <label className="field" style={{ maxWidth: 520 }}>
         Search symptoms, steps and commands
-        <input type="search" value={query} onChange={(e) => update(e.target.value)} placeholder="e.g. sealed, CrashLoopBackOff, JWKS" aria-label="Search runbooks" />
+        <input
+          type="search"
+          value={query}
+          onChange={(e) => update(e.target.value)}
+          placeholder="e.g. sealed, CrashLoopBackOff, JWKS"
+          aria-label="Search runbooks"
+        />
       </label>
       <p className="muted" data-testid="runbook-count" aria-live="polite">
         {matches.length} of {runbooks.length} runbooks

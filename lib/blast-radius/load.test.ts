@@ -4,7 +4,9 @@ import { brokenCatalog, catalogErrors, lineOf } from "@/test/catalog-copy";
 
 describe("blast-radius pages", () => {
   it("exist for the webhook, wrapper, eBPF agent, beacon, OpenBao, KMS plugin, health reporter and backout", () => {
-    const ids = loadCatalog().blastRadius.map((p) => p.id).sort();
+    const ids = loadCatalog()
+      .blastRadius.map((p) => p.id)
+      .sort();
     expect(ids).toEqual(["backout", "beacon", "ebpf-agent", "health-reporter", "kms-plugin", "openbao", "webhook", "wrapper"]);
   });
 
@@ -21,7 +23,9 @@ describe("blast-radius pages", () => {
 
   it("rejects a scenario row that links nowhere, with its line", () => {
     const FILE = "blast-radius/wrapper.yaml";
-    const copy = brokenCatalog(FILE, (t) => t.replace(/(- scenario: [^\n]*\n(?:\s+behaviour: [^\n]*\n(?:\s{10,}[^\n]*\n)*))\s+catalog: \[[^\]]*\]\n\s+runbooks: \[[^\]]*\]\n/, "$1"));
+    const copy = brokenCatalog(FILE, (t) =>
+      t.replace(/(- scenario: [^\n]*\n(?:\s+behaviour: [^\n]*\n(?:\s{10,}[^\n]*\n)*))\s+catalog: \[[^\]]*\]\n\s+runbooks: \[[^\]]*\]\n/, "$1"),
+    );
     cleanup = copy.cleanup;
     const errors = catalogErrors(copy.root);
     expect(errors).toHaveLength(1);

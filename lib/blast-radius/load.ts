@@ -23,7 +23,8 @@ export function loadBlastRadius(dir: string, read: ReadSource, targets: BlastRad
     if (!page) continue;
     const report = (p: PropertyKey[], message: string) => issues.push({ file: source.file, line: source.lineOf(p), message: `${page.id}: ${message}` });
     if (page.id !== name.replace(/\.ya?ml$/, "")) report(["id"], `id must match the file name (${name})`);
-    if (page.id !== BACKOUT_ID && !targets.components.has(page.id)) report(["id"], `"${page.id}" is not a component id (catalog/components.yaml) nor "${BACKOUT_ID}"`);
+    if (page.id !== BACKOUT_ID && !targets.components.has(page.id))
+      report(["id"], `"${page.id}" is not a component id (catalog/components.yaml) nor "${BACKOUT_ID}"`);
     page.dependsOn.forEach((c, j) => targets.components.has(c) || report(["dependsOn", j], `unknown component "${c}"`));
 
     const checkLinks = (at: PropertyKey[], row: { catalog: string[]; runbooks: string[] }, what: string) => {

@@ -13,14 +13,30 @@ const errorOf = (text: string) => {
 
 describe("cluster configuration", () => {
   it("reads clusters with defaults", () => {
-    const clusters = parseClustersFile("c.yaml", "clusters:\n  - name: prod-east\n    kubeconfig: /etc/faultline/prod-east.kubeconfig\n    openbao:\n      address: https://openbao.internal:8200\n");
-    expect(clusters).toEqual([{ name: "prod-east", kubeconfig: "/etc/faultline/prod-east.kubeconfig", inCluster: false, intervalSeconds: 30, watchStallSeconds: 180, openbao: { address: "https://openbao.internal:8200", transitKey: "k8s-kek" } }]);
+    const clusters = parseClustersFile(
+      "c.yaml",
+      "clusters:\n  - name: prod-east\n    kubeconfig: /etc/faultline/prod-east.kubeconfig\n    openbao:\n      address: https://openbao.internal:8200\n",
+    );
+    expect(clusters).toEqual([
+      {
+        name: "prod-east",
+        kubeconfig: "/etc/faultline/prod-east.kubeconfig",
+        inCluster: false,
+        intervalSeconds: 30,
+        watchStallSeconds: 180,
+        openbao: { address: "https://openbao.internal:8200", transitKey: "k8s-kek" },
+      },
+    ]);
   });
 
   it("names file, line and field of a bad value", () => {
     expect(errorOf("clusters:\n  - name: Prod East\n    kubeconfig: /k\n")).toMatch(/^clusters\.yaml:2: clusters\[0\]\.name: must be a lowercase name/);
-    expect(errorOf("clusters:\n  - name: a\n    kubeconfig: /k\n    intervalSeconds: 0\n")).toBe("clusters.yaml:4: clusters[0].intervalSeconds: must be 1-3600");
-    expect(errorOf("clusters:\n  - name: a\n    kubeconfig: /k\n    prometheus:\n      url: ftp://x\n")).toBe("clusters.yaml:5: clusters[0].prometheus.url: must be an http:// or https:// URL");
+    expect(errorOf("clusters:\n  - name: a\n    kubeconfig: /k\n    intervalSeconds: 0\n")).toBe(
+      "clusters.yaml:4: clusters[0].intervalSeconds: must be 1-3600",
+    );
+    expect(errorOf("clusters:\n  - name: a\n    kubeconfig: /k\n    prometheus:\n      url: ftp://x\n")).toBe(
+      "clusters.yaml:5: clusters[0].prometheus.url: must be an http:// or https:// URL",
+    );
   });
 
   it("refuses duplicates, missing credentials and unknown fields", () => {

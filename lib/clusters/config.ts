@@ -18,13 +18,30 @@ export const ClusterConfig = z.strictObject({
   kubeconfig: z.string().min(1, "must be a path to a kubeconfig file").optional(),
   context: z.string().min(1).optional(),
   inCluster: z.boolean().default(false),
-  openbao: z.strictObject({ address: Url, caFile: z.string().min(1).optional(), tokenFile: z.string().min(1).optional(), transitKey: z.string().min(1).default("k8s-kek") }).optional(),
+  openbao: z
+    .strictObject({
+      address: Url,
+      caFile: z.string().min(1).optional(),
+      tokenFile: z.string().min(1).optional(),
+      transitKey: z.string().min(1).default("k8s-kek"),
+    })
+    .optional(),
   prometheus: z.strictObject({ url: Url }).optional(),
   /** The bridge's health endpoint: 2xx while the bridge reaches the beacon relay. */
   beacon: z.strictObject({ healthUrl: Url, caFile: z.string().min(1).optional() }).optional(),
-  intervalSeconds: z.number({ message: "must be a number of seconds" }).int("must be whole seconds").min(1, "must be 1-3600").max(3600, "must be 1-3600").default(30),
+  intervalSeconds: z
+    .number({ message: "must be a number of seconds" })
+    .int("must be whole seconds")
+    .min(1, "must be 1-3600")
+    .max(3600, "must be 1-3600")
+    .default(30),
   /** A watch with no event and no bookmark for this long is restarted (API servers send a bookmark about every minute). */
-  watchStallSeconds: z.number({ message: "must be a number of seconds" }).int("must be whole seconds").min(5, "must be 5-3600").max(3600, "must be 5-3600").default(180),
+  watchStallSeconds: z
+    .number({ message: "must be a number of seconds" })
+    .int("must be whole seconds")
+    .min(5, "must be 5-3600")
+    .max(3600, "must be 5-3600")
+    .default(180),
 });
 export type ClusterConfig = z.infer<typeof ClusterConfig>;
 

@@ -54,12 +54,7 @@ export function validateYaml<T>(source: YamlSource, schema: z.ZodType<T>): { val
 }
 
 /** Validates one part of a document (at `prefix`), so one bad entry does not hide its neighbours. */
-export function validateAt<T>(
-  source: YamlSource,
-  schema: z.ZodType<T>,
-  value: unknown,
-  prefix: readonly PropertyKey[],
-): { value?: T; issues: ContentIssue[] } {
+export function validateAt<T>(source: YamlSource, schema: z.ZodType<T>, value: unknown, prefix: readonly PropertyKey[]): { value?: T; issues: ContentIssue[] } {
   const result = schema.safeParse(value);
   if (result.success) return { value: result.data, issues: [] };
   const issues = result.error.issues.map((zodIssue) => {
@@ -81,7 +76,9 @@ export function formatIssue(issue: ContentIssue): string {
 /** The YAML files of one content folder, sorted; none when the folder does not exist. */
 export function listYamlFiles(dir: string, folder: string): string[] {
   try {
-    return readdirSync(path.join(dir, folder)).filter((name) => /\.ya?ml$/.test(name)).sort();
+    return readdirSync(path.join(dir, folder))
+      .filter((name) => /\.ya?ml$/.test(name))
+      .sort();
   } catch {
     return [];
   }

@@ -87,23 +87,19 @@ export async function migrate(connectionString: string, dir = MIGRATIONS_DIR): P
   try {
     await client.query("SELECT pg_advisory_lock($1)", [LOCK_KEY]);
     await client.query(CREATE_TABLE);
-    const { rows } = await client.query<AppliedRow>(
-      `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`,
-    );
+    const { rows } = await client.query<AppliedRow>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`);
     const pending = pendingMigrations(all, rows);
     for (const migration of pending) {
       const id = randomUUID();
       await client.query("BEGIN");
       try {
-        await client.query(
-          `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())`,
-          [id, migration.checksum, migration.name],
-        );
+        await client.query(`INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())`, [
+          id,
+          migration.checksum,
+          migration.name,
+        ]);
         await client.query(migration.sql);
-        await client.query(
-          `UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
-          [id],
-        );
+        await client.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
         await client.query("COMMIT");
       } catch (error) {
         await client.query("ROLLBACK");
@@ -122,8 +118,6 @@ export async function countPendingMigrations(client: pg.ClientBase, dir = MIGRAT
   const all = await listMigrations(dir);
   const exists = await client.query(`SELECT to_regclass('"_prisma_migrations"') AS t`);
   if (exists.rows[0].t === null) return all.length;
-  const { rows } = await client.query<AppliedRow>(
-    `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`,
-  );
+  const { rows } = await client.query<AppliedRow>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`);
   return pendingMigrations(all, rows).length;
 }

@@ -69,8 +69,10 @@ describe("the demo Prometheus against the simulator", () => {
 
   it("reads every KMS metric from the scraped endpoints, per node and provider", async () => {
     // The first scrape comes about 5 s after start; the key_id change counts need one 15 s subquery step.
-    const everyNode = (x: KmsMetrics) => ["master-0", "master-1", "master-2"].every((node) => valueOf(x, "latencyP99", { node, provider_name: "1_configmaps", method: "Decrypt" }) > 0);
-    const everyMetric = (x: KmsMetrics) => KMS_METRIC_NAMES.filter((n) => n !== "errorRate" && n !== "identityWrites").every((n) => x.metrics[n].series.filter((s) => s.value !== null).length >= 3);
+    const everyNode = (x: KmsMetrics) =>
+      ["master-0", "master-1", "master-2"].every((node) => valueOf(x, "latencyP99", { node, provider_name: "1_configmaps", method: "Decrypt" }) > 0);
+    const everyMetric = (x: KmsMetrics) =>
+      KMS_METRIC_NAMES.filter((n) => n !== "errorRate" && n !== "identityWrites").every((n) => x.metrics[n].series.filter((s) => s.value !== null).length >= 3);
     const m = await collectUntil((x) => everyNode(x) && everyMetric(x), "every KMS metric from every node", 40_000);
     expect(m.errors).toEqual([]);
     // rate() divides by the whole 5m window, so a Prometheus seconds old reads low; the mix is exact: 0.5 vs 0.05 calls/s.
@@ -96,7 +98,12 @@ describe("the demo Prometheus against the simulator", () => {
   it("shows a plugin going down on master-1 as decrypt errors and an open circuit breaker", async () => {
     setScenario(server.cluster, "kms-plugin-unavailable", true, { node: "master-1" });
     try {
-      const m = await collectUntil((x) => valueOf(x, "errorRate", { node: "master-1", provider_name: "1_secrets", method: "Decrypt" }) > 0 && valueOf(x, "circuitBreaker", { node: "master-1" }) === 1, "decrypt errors on master-1");
+      const m = await collectUntil(
+        (x) =>
+          valueOf(x, "errorRate", { node: "master-1", provider_name: "1_secrets", method: "Decrypt" }) > 0 &&
+          valueOf(x, "circuitBreaker", { node: "master-1" }) === 1,
+        "decrypt errors on master-1",
+      );
       const signals = deriveMetricSignals(m, new Date());
       const errors = signals.find((s) => s.id === "kms.decrypt.errors" && s.subject === "master-1/1_secrets");
       expect(errors?.state).toBe("critical");
@@ -133,7 +140,14 @@ describe("the demo Prometheus against the simulator", () => {
   });
 
   it("answers unavailable, without throwing, when the binary is missing", async () => {
-    const missing = await startDemoPrometheus({ dataDir: path.join(dir, "missing"), simAddress: server.endpoints().url, token: "t", targets: { nodes: [], plugins: [] }, scrapeIntervalSeconds: 1, binary: "/nonexistent/prometheus" });
+    const missing = await startDemoPrometheus({
+      dataDir: path.join(dir, "missing"),
+      simAddress: server.endpoints().url,
+      token: "t",
+      targets: { nodes: [], plugins: [] },
+      scrapeIntervalSeconds: 1,
+      binary: "/nonexistent/prometheus",
+    });
     expect(missing).toEqual({ unavailable: expect.stringMatching(/^\/nonexistent\/prometheus is not installed/) });
   });
 });

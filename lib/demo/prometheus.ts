@@ -75,7 +75,9 @@ export function demoConfig(sim: URL, tokenFile: string, opts: Pick<DemoPrometheu
       ),
       job(
         "kms-plugin",
-        opts.targets.plugins.map((p) => ({ labels: { __metrics_path__: `/kms-plugins/${p.node}/${p.keyID}/metrics`, instance: `${p.node}/kms-${p.keyID}`, node: p.node, key_id: p.keyID } })),
+        opts.targets.plugins.map((p) => ({
+          labels: { __metrics_path__: `/kms-plugins/${p.node}/${p.keyID}/metrics`, instance: `${p.node}/kms-${p.keyID}`, node: p.node, key_id: p.keyID },
+        })),
       ),
     ],
   });

@@ -11,7 +11,14 @@ import { renderBeaconHealth, renderKmsProviders, renderOpenBaoHealth, renderTran
 // real cluster. The game-day page shows it so an injected failure can be seen at once.
 
 export interface DemoSnapshot {
-  nodes: { name: string; present: boolean; ageSeconds?: number; reports: { keyID: string; kekID?: string; status: string; detail?: string }[]; unparseable?: string; apiserver: { ok: boolean; failing: string[] } }[];
+  nodes: {
+    name: string;
+    present: boolean;
+    ageSeconds?: number;
+    reports: { keyID: string; kekID?: string; status: string; detail?: string }[];
+    unparseable?: string;
+    apiserver: { ok: boolean; failing: string[] };
+  }[];
   openbao: string;
   transit: { deletionAllowed?: boolean; softDeleted?: boolean; minDecryptionVersion?: number; latestVersion?: number; missing: boolean };
   stack: { operator: string; ebpf: string; bridge: string; webhook: string; beacon: string };
@@ -51,12 +58,23 @@ export function readDemoSnapshot(cluster: SimCluster): DemoSnapshot {
   return {
     nodes,
     openbao: bao === "unreachable" ? "unreachable" : parseOpenBaoHealth(bao.status, bao.body).state,
-    transit: key.kind === "problem" ? { missing: true } : { missing: false, deletionAllowed: key.deletionAllowed, softDeleted: key.softDeleted, minDecryptionVersion: key.minDecryptionVersion, latestVersion: key.latestVersion },
+    transit:
+      key.kind === "problem"
+        ? { missing: true }
+        : {
+            missing: false,
+            deletionAllowed: key.deletionAllowed,
+            softDeleted: key.softDeleted,
+            minDecryptionVersion: key.minDecryptionVersion,
+            latestVersion: key.latestVersion,
+          },
     stack: {
       operator: deploy("cloudtaser-operator"),
       bridge: deploy("cloudtaser-bridge"),
       ebpf: daemon ? `${daemon.ready ?? 0}/${daemon.desired ?? 0} ready` : "missing",
-      webhook: hook ? `present, failurePolicy ${hook.failurePolicy}, CA ${hook.caNotAfter && Date.parse(hook.caNotAfter) < now.getTime() ? `expired ${hook.caNotAfter.slice(0, 10)}` : "valid"}` : "missing",
+      webhook: hook
+        ? `present, failurePolicy ${hook.failurePolicy}, CA ${hook.caNotAfter && Date.parse(hook.caNotAfter) < now.getTime() ? `expired ${hook.caNotAfter.slice(0, 10)}` : "valid"}`
+        : "missing",
       beacon: renderBeaconHealth(cluster.model).status === 200 ? "up" : "down",
     },
   };

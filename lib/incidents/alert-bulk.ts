@@ -39,14 +39,30 @@ export async function joinMany(tx: Tx, incidentId: number, members: MemberInput[
   const joined = members.filter((_, i) => added.has(fps[i]));
   await appendEvents(
     tx,
-    joined.map((m) => ({ incidentId, at: now, kind: "member_joined" as const, actor, summary: `${m.signal} on ${m.subject} joined (${m.state})`, payload: { signal: m.signal, subject: m.subject, source: m.source, state: m.state, detail: m.detail } })),
+    joined.map((m) => ({
+      incidentId,
+      at: now,
+      kind: "member_joined" as const,
+      actor,
+      summary: `${m.signal} on ${m.subject} joined (${m.state})`,
+      payload: { signal: m.signal, subject: m.subject, source: m.source, state: m.state, detail: m.detail },
+    })),
   );
   const incident = await tx.incident.findUniqueOrThrow({ where: { id: incidentId }, select: { severity: true } });
   const worst = joined.reduce<MemberInput | undefined>((w, m) => (!w || SEVERITY_RANK[m.severity] < SEVERITY_RANK[w.severity] ? m : w), undefined);
   const data: { lastSeenAt: Date; updatedAt: Date; severity?: Severity } = { lastSeenAt: now, updatedAt: now };
   if (worst && SEVERITY_RANK[worst.severity] < SEVERITY_RANK[incident.severity]) {
     data.severity = worst.severity;
-    await appendEvents(tx, [{ incidentId, at: now, kind: "severity_changed", actor, summary: `severity ${incident.severity} → ${worst.severity} (${worst.signal} on ${worst.subject})`, payload: { from: incident.severity, to: worst.severity } }]);
+    await appendEvents(tx, [
+      {
+        incidentId,
+        at: now,
+        kind: "severity_changed",
+        actor,
+        summary: `severity ${incident.severity} → ${worst.severity} (${worst.signal} on ${worst.subject})`,
+        payload: { from: incident.severity, to: worst.severity },
+      },
+    ]);
   }
   await tx.incident.update({ where: { id: incidentId }, data });
   return members.filter((_, i) => !added.has(fps[i]));

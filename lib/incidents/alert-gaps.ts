@@ -44,12 +44,26 @@ export async function recordGaps(tx: Tx, delivery: Delivery, outcomes: AlertOutc
   const key = deliveryKey(delivery, outcomes);
   const common = { groupKey: delivery.groupKey, receiver: delivery.receiver, delivered: outcomes.length };
   const shown = refused.slice(0, SHOWN_REFUSALS).map((r) => ({ index: r.index, alert: r.alert, fingerprint: r.fingerprint, fields: r.fields }));
-  const why = refused.length ? Object.entries(refused[0].fields).map(([field, messages]) => `${field} ${messages.join(", ")}`).join("; ") : "";
+  const why = refused.length
+    ? Object.entries(refused[0].fields)
+        .map(([field, messages]) => `${field} ${messages.join(", ")}`)
+        .join("; ")
+    : "";
   const written = new Set<number>();
   for (const [incidentId, alertsHere] of here) {
     const events = [
-      truncatedAlerts > 0 && { kind: "alerts_truncated" as const, actor: "alertmanager", summary: `${truncatedSummary(truncatedAlerts)} (it sent ${plural(outcomes.length, "alert")}; raise max_alerts to receive them)`, payload: { ...common, truncatedAlerts, alertsHere } },
-      refused.length > 0 && { kind: "alerts_refused" as const, actor: "faultline", summary: `${refusedSummary(refused.length)}, e.g. ${refused[0].alert}: ${why}`, payload: { ...common, refused: refused.length, shown } },
+      truncatedAlerts > 0 && {
+        kind: "alerts_truncated" as const,
+        actor: "alertmanager",
+        summary: `${truncatedSummary(truncatedAlerts)} (it sent ${plural(outcomes.length, "alert")}; raise max_alerts to receive them)`,
+        payload: { ...common, truncatedAlerts, alertsHere },
+      },
+      refused.length > 0 && {
+        kind: "alerts_refused" as const,
+        actor: "faultline",
+        summary: `${refusedSummary(refused.length)}, e.g. ${refused[0].alert}: ${why}`,
+        payload: { ...common, refused: refused.length, shown },
+      },
     ];
     for (const e of events) if (e && (await appendEvent(tx, { incidentId, at: now, ...e, key: `${e.kind}:${incidentId}:${key}` }))) written.add(incidentId);
   }

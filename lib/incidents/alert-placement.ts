@@ -16,9 +16,7 @@ export async function loadBatchViews(tx: Tx, cluster: string, fingerprints: stri
     include: { members: { where: { cluster, fingerprint: { in: fingerprints } } } },
     orderBy: { id: "asc" },
   });
-  return new ClusterViews(
-    rows.map(toIncidentView),
-  );
+  return new ClusterViews(rows.map(toIncidentView));
 }
 
 /**

@@ -48,7 +48,8 @@ export function overBound(size: { bytes: number; declared: boolean } | { alerts:
   return new Unavailable(error, { retryAfterSeconds: Number(RETRY_AFTER), extra: { retry: true } });
 }
 
-const prefixed = (fields: Record<string, string[]>, prefix: string) => Object.fromEntries(Object.entries(fields).map(([k, v]) => [k === "body" ? prefix : `${prefix}.${k}`, v]));
+const prefixed = (fields: Record<string, string[]>, prefix: string) =>
+  Object.fromEntries(Object.entries(fields).map(([k, v]) => [k === "body" ? prefix : `${prefix}.${k}`, v]));
 const text = (v: unknown) => (typeof v === "string" ? v : null);
 
 function describeRaw(raw: unknown): { alert: string; fingerprint: string | null } {
@@ -61,7 +62,10 @@ function describeRaw(raw: unknown): { alert: string; fingerprint: string | null 
  * Checks a parsed body. `fields` when it is not Alertmanager's envelope (400); `tooMany` past the alert
  * bound (503); otherwise every alert either mapped or refused with its field errors.
  */
-export async function parseDelivery(value: unknown, defaultCluster: string | undefined): Promise<{ delivery: Delivery } | { fields: Record<string, string[]> } | { tooMany: number }> {
+export async function parseDelivery(
+  value: unknown,
+  defaultCluster: string | undefined,
+): Promise<{ delivery: Delivery } | { fields: Record<string, string[]> } | { tooMany: number }> {
   const raw = (value && typeof value === "object" && !Array.isArray(value) ? value : {}) as Record<string, unknown>;
   const count = Array.isArray(raw.alerts) ? raw.alerts.length : 0;
   if (count > ALERTMANAGER_ALERT_LIMIT) return { tooMany: count };

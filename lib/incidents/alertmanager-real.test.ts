@@ -27,7 +27,12 @@ afterAll(async () => {
 });
 
 async function alertmanager(maxAlerts = 0) {
-  const am = await startAlertmanager({ webhookUrl: `${receiver.url}/api/v1/alerts/alertmanager?cluster=default`, maxAlerts, groupWait: "1s", groupInterval: "2s" });
+  const am = await startAlertmanager({
+    webhookUrl: `${receiver.url}/api/v1/alerts/alertmanager?cluster=default`,
+    maxAlerts,
+    groupWait: "1s",
+    groupInterval: "2s",
+  });
   running.push(am);
   return am;
 }
@@ -60,7 +65,11 @@ describe("the real Alertmanager in front of Faultline", () => {
     const endsAt = new Date(Date.now() - 1_000).toISOString();
     await am.push(group(1_001, { alertname: "NodeDiskFilling", cluster: "prod", startsAt, endsAt }));
     await am.push(group(1_800, { alertname: "KMSDecryptSlow", cluster: "prod", startsAt, endsAt, pad: 500 }));
-    await until("both groups resolved", async () => (await count("alert_resolved", "NodeDiskFilling")) === 1_001 && (await count("alert_resolved", "KMSDecryptSlow")) === 1_800, 60_000);
+    await until(
+      "both groups resolved",
+      async () => (await count("alert_resolved", "NodeDiskFilling")) === 1_001 && (await count("alert_resolved", "KMSDecryptSlow")) === 1_800,
+      60_000,
+    );
     expect(await db.prisma.incidentMember.count({ where: { cluster: "prod", state: { not: "resolved" } } })).toBe(0);
     const resolved = await sweepIncidents(db.prisma, new Date(Date.now() + 301_000));
     expect(resolved.sort()).toEqual(incidents.map((i) => i.id).sort());

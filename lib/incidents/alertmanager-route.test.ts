@@ -16,7 +16,12 @@ beforeAll(async () => {
 });
 afterAll(async () => db.close());
 
-const post = (body: unknown) => new NextRequest("http://127.0.0.1:3000/api/v1/alerts/alertmanager?cluster=edge", { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+const post = (body: unknown) =>
+  new NextRequest("http://127.0.0.1:3000/api/v1/alerts/alertmanager?cluster=edge", {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json" },
+  });
 const alert = (i: number, alertname: string, extra: Record<string, unknown> = {}) => ({
   status: "firing",
   labels: { alertname, instance: `node-${i}`, severity: "warning" },
@@ -26,23 +31,53 @@ const alert = (i: number, alertname: string, extra: Record<string, unknown> = {}
   fingerprint: `${alertname}-${i}`,
   ...extra,
 });
-const delivery = (alerts: unknown[], extra: Record<string, unknown> = {}) => ({ version: "4", groupKey: "{}:{}", status: "firing", receiver: "faultline", groupLabels: {}, commonLabels: {}, commonAnnotations: {}, externalURL: "http://am", truncatedAlerts: 0, alerts, ...extra });
-const received = (alertname: string) => db.prisma.incidentEvent.count({ where: { kind: "alert_received", payload: { path: ["alertname"], equals: alertname } } });
+const delivery = (alerts: unknown[], extra: Record<string, unknown> = {}) => ({
+  version: "4",
+  groupKey: "{}:{}",
+  status: "firing",
+  receiver: "faultline",
+  groupLabels: {},
+  commonLabels: {},
+  commonAnnotations: {},
+  externalURL: "http://am",
+  truncatedAlerts: 0,
+  alerts,
+  ...extra,
+});
+const received = (alertname: string) =>
+  db.prisma.incidentEvent.count({ where: { kind: "alert_received", payload: { path: ["alertname"], equals: alertname } } });
 
 describe("the Alertmanager webhook with hostile deliveries", () => {
   it("refuses one bad alert alone, records the others, and cleans a NUL out of a label", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
-    const alerts = [alert(0, "Mixed"), alert(1, "Mixed", { startsAt: "yesterday" }), alert(2, "Mixed", { labels: { alertname: "Mixed", instance: "node-2\u0000evil", severity: "warning" } }), alert(3, "Mixed")];
+    const alerts = [
+      alert(0, "Mixed"),
+      alert(1, "Mixed", { startsAt: "yesterday" }),
+      alert(2, "Mixed", { labels: { alertname: "Mixed", instance: "node-2\u0000evil", severity: "warning" } }),
+      alert(3, "Mixed"),
+    ];
     const response = await POST(post(delivery(alerts)));
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body).toMatchObject({ received: 4, recorded: 3, refused: 1, cleaned: "1 character replaced" });
-    expect(body.outcomes[1]).toEqual({ alert: "Mixed", status: "firing", incidentId: null, result: "refused", unknownLinks: [], fields: { "alerts.1.startsAt": ["must be an RFC 3339 time"] } });
+    expect(body.outcomes[1]).toEqual({
+      alert: "Mixed",
+      status: "firing",
+      incidentId: null,
+      result: "refused",
+      unknownLinks: [],
+      fields: { "alerts.1.startsAt": ["must be an RFC 3339 time"] },
+    });
     expect(body.outcomes[2]).toMatchObject({ alert: "Mixed (node-2\uFFFDevil)", result: "recorded", cleaned: "1 character replaced" });
-    expect(warn.mock.calls.map((c) => String(c[0]))).toContainEqual(expect.stringMatching(/refused alert 1 \(Mixed, fingerprint Mixed-1\): .*must be an RFC 3339 time/));
+    expect(warn.mock.calls.map((c) => String(c[0]))).toContainEqual(
+      expect.stringMatching(/refused alert 1 \(Mixed, fingerprint Mixed-1\): .*must be an RFC 3339 time/),
+    );
     warn.mockRestore();
 
-    const incident = await db.prisma.incident.findFirstOrThrow({ where: { id: body.outcomes[0].incidentId }, include: { members: true, events: { where: { kind: "alerts_refused" } } } });
+    const incident = await db.prisma.incident.findFirstOrThrow({
+      where: { id: body.outcomes[0].incidentId },
+      include: { members: true, events: { where: { kind: "alerts_refused" } } },
+    });
     expect(incident.members.map((m) => m.subject).sort()).toEqual(["node-0", "node-2\uFFFDevil", "node-3"]);
     expect(incident.events.map((e) => e.summary)).toEqual(["Faultline refused 1 alert of this group, e.g. Mixed: alerts.1.startsAt must be an RFC 3339 time"]);
 
@@ -85,11 +120,16 @@ describe("the Alertmanager webhook with hostile deliveries", () => {
     const n = ALERT_BATCH * 2 + 100;
     const alerts = Array.from({ length: n }, (_, i) => alert(i, "PartWay"));
     // A real PostgreSQL error in the second batch: a trigger refuses one alert's event.
-    await db.prisma.$executeRawUnsafe(`CREATE FUNCTION poison() RETURNS trigger AS $$ BEGIN IF NEW.payload->>'fingerprint' = 'PartWay-${ALERT_BATCH + 7}' THEN RAISE EXCEPTION 'disk full'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await db.prisma.$executeRawUnsafe(
+      `CREATE FUNCTION poison() RETURNS trigger AS $$ BEGIN IF NEW.payload->>'fingerprint' = 'PartWay-${ALERT_BATCH + 7}' THEN RAISE EXCEPTION 'disk full'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`,
+    );
     await db.prisma.$executeRawUnsafe(`CREATE TRIGGER poison BEFORE INSERT ON incident_events FOR EACH ROW EXECUTE FUNCTION poison()`);
     const failed = await POST(post(delivery(alerts)));
     expect([failed.status, failed.headers.get("retry-after")]).toEqual([503, "30"]);
-    expect(await failed.json()).toMatchObject({ committed: ALERT_BATCH, error: expect.stringMatching(new RegExp(`^stored ${ALERT_BATCH} of ${n} alerts, then: .*disk full.*the retry adds nothing twice$`)) });
+    expect(await failed.json()).toMatchObject({
+      committed: ALERT_BATCH,
+      error: expect.stringMatching(new RegExp(`^stored ${ALERT_BATCH} of ${n} alerts, then: .*disk full.*the retry adds nothing twice$`)),
+    });
     expect(await received("PartWay")).toBe(ALERT_BATCH);
     error.mockRestore();
 

@@ -14,17 +14,38 @@ const alert = (labels: Record<string, string>, annotations: Record<string, strin
 
 describe("mapping an alert", () => {
   it("takes cluster, signal and subject from the labels, in the documented order", () => {
-    const mapped = mapAlert(alert({ cluster: "prod", signal: "openbao.sealed", subject: "openbao", instance: "bao-0:8200", severity: "page" }), { commonLabels: {} }, "fallback");
-    expect(mapped).toMatchObject({ cluster: "prod", signal: "openbao.sealed", subject: "openbao", severity: "critical", endsAt: null, title: "OpenBaoSealed (openbao)" });
+    const mapped = mapAlert(
+      alert({ cluster: "prod", signal: "openbao.sealed", subject: "openbao", instance: "bao-0:8200", severity: "page" }),
+      { commonLabels: {} },
+      "fallback",
+    );
+    expect(mapped).toMatchObject({
+      cluster: "prod",
+      signal: "openbao.sealed",
+      subject: "openbao",
+      severity: "critical",
+      endsAt: null,
+      title: "OpenBaoSealed (openbao)",
+    });
     const plain = mapAlert(alert({ instance: "bao-0:8200" }), { commonLabels: { severity: "info" } }, "from-url");
     expect(plain).toMatchObject({ cluster: "from-url", signal: "OpenBaoSealed", subject: "bao-0:8200", severity: "info" });
-    expect(mapAlert(alert({ faultline_cluster: "a", cluster: "b", node: "master-2" }), { commonLabels: {} }, undefined)).toMatchObject({ cluster: "a", subject: "master-2", severity: "warning" });
+    expect(mapAlert(alert({ faultline_cluster: "a", cluster: "b", node: "master-2" }), { commonLabels: {} }, undefined)).toMatchObject({
+      cluster: "a",
+      subject: "master-2",
+      severity: "warning",
+    });
     expect(mapAlert(alert({}), { commonLabels: {} }, undefined)).toMatchObject({ cluster: "alertmanager", subject: "cluster" });
   });
 
   it("finds catalog and runbook ids in labels, annotations and runbook URLs", () => {
     const mapped = mapAlert(
-      alert({ faultline_catalog_id: "openbao-sealed" }, { runbook_url: "https://faultline.example/ops/runbooks/openbao-sealed-or-unreachable?path=A.B", catalog_url: "https://faultline.example/catalog/jwt-expired-apiserver-down" }),
+      alert(
+        { faultline_catalog_id: "openbao-sealed" },
+        {
+          runbook_url: "https://faultline.example/ops/runbooks/openbao-sealed-or-unreachable?path=A.B",
+          catalog_url: "https://faultline.example/catalog/jwt-expired-apiserver-down",
+        },
+      ),
       { commonLabels: {} },
       undefined,
     );
@@ -36,9 +57,23 @@ describe("mapping an alert", () => {
   });
 
   it("accepts Alertmanager's own payload and refuses other shapes", () => {
-    const ok = AlertmanagerPayload.safeParse({ version: "4", groupKey: "{}", status: "firing", receiver: "faultline", groupLabels: {}, commonLabels: {}, commonAnnotations: {}, externalURL: "http://am", truncatedAlerts: 0, alerts: [alert({})] });
+    const ok = AlertmanagerPayload.safeParse({
+      version: "4",
+      groupKey: "{}",
+      status: "firing",
+      receiver: "faultline",
+      groupLabels: {},
+      commonLabels: {},
+      commonAnnotations: {},
+      externalURL: "http://am",
+      truncatedAlerts: 0,
+      alerts: [alert({})],
+    });
     expect(ok.success).toBe(true);
     expect(AlertmanagerPayload.safeParse({ version: "4", groupKey: "{}", status: "firing", receiver: "r", alerts: [] }).success).toBe(false);
-    expect(AlertmanagerPayload.safeParse({ version: "4", groupKey: "{}", status: "firing", receiver: "r", alerts: [{ ...alert({}), labels: { alertname: 5 } }] }).success).toBe(false);
+    expect(
+      AlertmanagerPayload.safeParse({ version: "4", groupKey: "{}", status: "firing", receiver: "r", alerts: [{ ...alert({}), labels: { alertname: 5 } }] })
+        .success,
+    ).toBe(false);
   });
 });

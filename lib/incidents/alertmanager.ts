@@ -89,8 +89,18 @@ export function mapAlert(alert: AlertmanagerAlert, payload: Pick<AlertmanagerPay
   const alertname = labels.alertname ?? "unnamed-alert";
   const catalogIds = new Set<string>();
   const runbookIds = new Set<string>();
-  for (const id of [labels.faultline_catalog_id, annotations.faultline_catalog_id]) if (id) id.split(",").map((s) => s.trim()).filter(Boolean).forEach((s) => catalogIds.add(s));
-  for (const id of [labels.faultline_runbook_id, annotations.faultline_runbook_id]) if (id) id.split(",").map((s) => s.trim()).filter(Boolean).forEach((s) => runbookIds.add(s));
+  for (const id of [labels.faultline_catalog_id, annotations.faultline_catalog_id])
+    if (id)
+      id.split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .forEach((s) => catalogIds.add(s));
+  for (const id of [labels.faultline_runbook_id, annotations.faultline_runbook_id])
+    if (id)
+      id.split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .forEach((s) => runbookIds.add(s));
   for (const url of [annotations.runbook_url, annotations.catalog_url, labels.runbook_url]) {
     const ids = idsFromUrl(url);
     ids.catalog.forEach((id) => catalogIds.add(id));

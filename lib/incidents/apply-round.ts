@@ -35,28 +35,43 @@ async function saveRuleState(tx: Tx, cluster: string, state: RuleState, changed:
   await saveJudgements(tx, cluster, changed.map((fp) => state.get(fp)!).filter(Boolean), now);
 }
 
-const member = (cluster: string, t: Trigger): MemberInput => ({ cluster, signal: t.signal, subject: t.subject, source: "signal", state: t.state, detail: t.detail, severity: t.severity });
+const member = (cluster: string, t: Trigger): MemberInput => ({
+  cluster,
+  signal: t.signal,
+  subject: t.subject,
+  source: "signal",
+  state: t.state,
+  detail: t.detail,
+  severity: t.severity,
+});
 
 /**
  * Runs the incident rules over one round of a cluster's signals and stores the outcome. Call it after each
  * monitor round (only the process that holds the cluster); a failed call can simply be repeated next round.
  */
-export async function applyRound(db: Db, cluster: string, signals: Signal[], now: Date, config: IncidentRulesConfig = DEFAULT_RULES_CONFIG): Promise<RoundOutcome> {
+export async function applyRound(
+  db: Db,
+  cluster: string,
+  signals: Signal[],
+  now: Date,
+  config: IncidentRulesConfig = DEFAULT_RULES_CONFIG,
+): Promise<RoundOutcome> {
   // The monitor's intake already cleaned these; a detail is cheap to clean again, evidence is cleaned where it is written.
   const clean = signals.map((s) => ({ ...s, detail: cleanText(s.detail) }));
   return inTransaction(db, async (tx) => {
     const outcome: RoundOutcome = { opened: [], joined: [], reopened: [], resolved: [], transitions: 0 };
     const refused: Refusal[] = [];
     const failed = new Set<string>();
-    const unit = (fingerprints: string[], label: string, work: () => Promise<void>) => inSavepoint(tx, work, (error) => {
-      for (const fp of fingerprints) failed.add(fp);
-      const reason = reasonOf(error);
-      refused.push({ unit: label, reason });
-      // Once per unit and reason, not every round while it stays refused.
-      const logKey = `${cluster}\u0000${label}`;
-      if (logged.get(logKey) !== reason) console.error(`[faultline] incident rules ${cluster}: ${label}: refused: ${reason}`);
-      logged.set(logKey, reason);
-    });
+    const unit = (fingerprints: string[], label: string, work: () => Promise<void>) =>
+      inSavepoint(tx, work, (error) => {
+        for (const fp of fingerprints) failed.add(fp);
+        const reason = reasonOf(error);
+        refused.push({ unit: label, reason });
+        // Once per unit and reason, not every round while it stays refused.
+        const logKey = `${cluster}\u0000${label}`;
+        if (logged.get(logKey) !== reason) console.error(`[faultline] incident rules ${cluster}: ${label}: refused: ${reason}`);
+        logged.set(logKey, reason);
+      });
     const previous = await loadRuleState(tx, cluster);
     const incidents = await loadViews(tx, cluster, now, config);
     const { state, changed, actions } = decideRound({ cluster, previous, signals: clean, incidents, now, config });
@@ -76,7 +91,14 @@ export async function applyRound(db: Db, cluster: string, signals: Signal[], now
             kind: "signal_transition",
             actor: RULES_ACTOR,
             summary: `${action.signal} on ${action.subject}: ${action.from} → ${action.to}`,
-            payload: { signal: action.signal, subject: action.subject, from: action.from, to: action.to, detail: action.detail, evidence: cleanValue(evidence.get(action.fingerprint)) },
+            payload: {
+              signal: action.signal,
+              subject: action.subject,
+              from: action.from,
+              to: action.to,
+              detail: action.detail,
+              evidence: cleanValue(evidence.get(action.fingerprint)),
+            },
             key: `transition:${action.incidentId}:${action.fingerprint}:${action.to}:${now.toISOString()}`,
           });
           if (recorded) outcome.transitions++;
@@ -85,7 +107,11 @@ export async function applyRound(db: Db, cluster: string, signals: Signal[], now
         });
       } else if (action.kind === "open") {
         const opened = await inSavepoint(tx, async () => {
-          const { incidentId, created } = await openIncident(tx, action.group.map((t) => member(cluster, t)), { now, reason: action.group[0].reason });
+          const { incidentId, created } = await openIncident(
+            tx,
+            action.group.map((t) => member(cluster, t)),
+            { now, reason: action.group[0].reason },
+          );
           (created ? outcome.opened : outcome.joined).push(incidentId);
           touched.add(incidentId);
         });
@@ -128,7 +154,8 @@ export async function applyRound(db: Db, cluster: string, signals: Signal[], now
     // Saved together; a batch the database refuses is halved until the refused fingerprints stand alone.
     const save = async (part: string[]): Promise<void> => {
       const held = state.get(part[0]);
-      if (part.length === 1) return void (await unit(part, held ? unitOf(held.signal, held.subject) : cleanText(part[0], 200), () => saveRuleState(tx, cluster, state, part, now)));
+      if (part.length === 1)
+        return void (await unit(part, held ? unitOf(held.signal, held.subject) : cleanText(part[0], 200), () => saveRuleState(tx, cluster, state, part, now)));
       if (part.length === 0 || (await inSavepoint(tx, () => saveRuleState(tx, cluster, state, part, now)))) return;
       const half = Math.ceil(part.length / 2);
       await save(part.slice(0, half));
@@ -179,11 +206,21 @@ function describeError(error: unknown): string {
  */
 export async function sweepIncidents(db: Db, now: Date, config: IncidentRulesConfig = DEFAULT_RULES_CONFIG): Promise<number[]> {
   return inTransaction(db, async (tx) => {
-    const rows = await tx.incident.findMany({ where: { status: { not: "resolved" }, members: { every: { healthySince: { not: null } } } }, include: { members: true } });
+    const rows = await tx.incident.findMany({
+      where: { status: { not: "resolved" }, members: { every: { healthySince: { not: null } } } },
+      include: { members: true },
+    });
     const resolved: number[] = [];
     for (const row of rows) {
       const since = incidentHealthySince(
-        { id: row.id, status: row.status as "open", openedAt: row.openedAt, reopenedAt: row.reopenedAt, resolvedAt: null, members: row.members.map((m) => ({ ...m, source: "alert" as const })) },
+        {
+          id: row.id,
+          status: row.status as "open",
+          openedAt: row.openedAt,
+          reopenedAt: row.reopenedAt,
+          resolvedAt: null,
+          members: row.members.map((m) => ({ ...m, source: "alert" as const })),
+        },
         new Map(),
       );
       if (!since || (now.getTime() - since.getTime()) / 1000 < config.resolveAfterSeconds) continue;

@@ -27,11 +27,19 @@ const config = parseRulesConfig({ openAfterObservations: 1 });
 const payload = (cluster: string) =>
   AlertmanagerPayload.parse({
     version: "4",
-    groupKey: "{}:{alertname=\"OpenBaoSealed\"}",
+    groupKey: '{}:{alertname="OpenBaoSealed"}',
     status: "firing",
     receiver: "faultline",
     externalURL: "http://alertmanager:9093",
-    alerts: [{ status: "firing", labels: { alertname: "OpenBaoSealed", cluster, signal: "openbao.sealed", subject: "openbao", severity: "critical" }, annotations: { summary: "OpenBao is sealed" }, startsAt: "2026-11-22T12:00:00Z", fingerprint: `fp-${cluster}` }],
+    alerts: [
+      {
+        status: "firing",
+        labels: { alertname: "OpenBaoSealed", cluster, signal: "openbao.sealed", subject: "openbao", severity: "critical" },
+        annotations: { summary: "OpenBao is sealed" },
+        startsAt: "2026-11-22T12:00:00Z",
+        fingerprint: `fp-${cluster}`,
+      },
+    ],
   });
 
 async function counts(cluster: string) {
@@ -56,7 +64,12 @@ describe("parallel writers", () => {
       const cluster = `alerts-${round}`;
       const outcomes = await Promise.all(clients.map((c) => ingestAlertmanager(c, payload(cluster), { now: at(round) })));
       expect(await counts(cluster)).toEqual({ incidents: 1, open: 1, alerts: 1 });
-      expect(outcomes.flat().map((o) => o.result).sort()).toEqual([...Array(WRITERS - 1).fill("duplicate"), "recorded"]);
+      expect(
+        outcomes
+          .flat()
+          .map((o) => o.result)
+          .sort(),
+      ).toEqual([...Array(WRITERS - 1).fill("duplicate"), "recorded"]);
     }
   });
 
@@ -64,7 +77,11 @@ describe("parallel writers", () => {
     for (let round = 0; round < 5; round++) {
       const cluster = `mixed-${round}`;
       await Promise.all(
-        clients.map((c, i) => (i % 2 === 0 ? applyRound(c, cluster, [signal("openbao.sealed", "openbao", "critical")], at(round), config) : ingestAlertmanager(c, payload(cluster), { now: at(round) }))),
+        clients.map((c, i) =>
+          i % 2 === 0
+            ? applyRound(c, cluster, [signal("openbao.sealed", "openbao", "critical")], at(round), config)
+            : ingestAlertmanager(c, payload(cluster), { now: at(round) }),
+        ),
       );
       expect(await counts(cluster)).toEqual({ incidents: 1, open: 1, alerts: 1 });
     }

@@ -42,7 +42,10 @@ function links(alert: MappedAlert): { links: Links; unknown: string[] } {
   let ids = known.get(catalog);
   if (!ids) known.set(catalog, (ids = { entryIds: new Set(catalog.entries.map((e) => e.id)), runbookIds: new Set(catalog.runbooks.map((r) => r.id)) }));
   const { entryIds, runbookIds } = ids;
-  const unknown = [...alert.catalogIds.filter((id) => !entryIds.has(id)).map((id) => `catalog/${id}`), ...alert.runbookIds.filter((id) => !runbookIds.has(id)).map((id) => `runbooks/${id}`)];
+  const unknown = [
+    ...alert.catalogIds.filter((id) => !entryIds.has(id)).map((id) => `catalog/${id}`),
+    ...alert.runbookIds.filter((id) => !runbookIds.has(id)).map((id) => `runbooks/${id}`),
+  ];
   return {
     links: {
       catalog: alert.catalogIds.filter((id) => entryIds.has(id)).map((id) => ({ id, by: alert.alertname })),
@@ -57,7 +60,10 @@ async function addLinks(tx: Tx, incidentId: number, add: Links): Promise<void> {
   const incident = await tx.incident.findUniqueOrThrow({ where: { id: incidentId }, select: { links: true } });
   const current = (incident.links ?? {}) as Links;
   const merge = (a: Links["catalog"] = [], b: Links["catalog"] = []) => [...a, ...b.filter((x) => !a.some((y) => y.id === x.id && y.by === x.by))];
-  await tx.incident.update({ where: { id: incidentId }, data: { links: { catalog: merge(current.catalog, add.catalog), runbooks: merge(current.runbooks, add.runbooks) } } });
+  await tx.incident.update({
+    where: { id: incidentId },
+    data: { links: { catalog: merge(current.catalog, add.catalog), runbooks: merge(current.runbooks, add.runbooks) } },
+  });
 }
 
 const eventPayload = (a: MappedAlert, unknown: string[], cleaned: string) => ({
@@ -81,15 +87,31 @@ interface Fresh {
   unknown: string[];
 }
 
-const outcomeBase = ({ alert: a, cleaned }: Item, unknown: string[]) => ({ alert: `${a.alertname} (${a.subject})`, status: a.status, unknownLinks: unknown, ...(cleaned ? { cleaned } : {}) });
+const outcomeBase = ({ alert: a, cleaned }: Item, unknown: string[]) => ({
+  alert: `${a.alertname} (${a.subject})`,
+  status: a.status,
+  unknownLinks: unknown,
+  ...(cleaned ? { cleaned } : {}),
+});
 const received = (f: Fresh, incidentId: number, at: Date): EventInput => {
   const a = f.item.alert;
-  return { incidentId, at, kind: "alert_received", actor: ALERT_ACTOR, summary: `${a.alertname} on ${a.subject} firing: ${a.title}`, payload: eventPayload(a, f.unknown, f.item.cleaned), key: f.key };
+  return {
+    incidentId,
+    at,
+    kind: "alert_received",
+    actor: ALERT_ACTOR,
+    summary: `${a.alertname} on ${a.subject} firing: ${a.title}`,
+    payload: eventPayload(a, f.unknown, f.item.cleaned),
+    key: f.key,
+  };
 };
 
 /** Resolved alerts: their holders found in one query, members and events written in one statement each. */
 async function resolveBatch(tx: Tx, fresh: Fresh[], now: Date, outcomes: AlertOutcome[]): Promise<void> {
-  const holders = await holdersOf(tx, fresh.map((f) => ({ cluster: f.item.alert.cluster, fingerprint: fingerprintOf(f.item.alert) })));
+  const holders = await holdersOf(
+    tx,
+    fresh.map((f) => ({ cluster: f.item.alert.cluster, fingerprint: fingerprintOf(f.item.alert) })),
+  );
   const members: { id: number; healthySince: Date }[] = [];
   const events: EventInput[] = [];
   for (const f of fresh) {
@@ -100,11 +122,24 @@ async function resolveBatch(tx: Tx, fresh: Fresh[], now: Date, outcomes: AlertOu
       continue;
     }
     if (holder.open && holder.source === "alert") members.push({ id: holder.id, healthySince: a.endsAt ?? now });
-    events.push({ incidentId: holder.incidentId, at: now, kind: "alert_resolved", actor: ALERT_ACTOR, summary: `${a.alertname} on ${a.subject} resolved`, payload: eventPayload(a, f.unknown, f.item.cleaned), key: f.key });
+    events.push({
+      incidentId: holder.incidentId,
+      at: now,
+      kind: "alert_resolved",
+      actor: ALERT_ACTOR,
+      summary: `${a.alertname} on ${a.subject} resolved`,
+      payload: eventPayload(a, f.unknown, f.item.cleaned),
+      key: f.key,
+    });
   }
   await resolveMembers(tx, members, now);
   const added = await appendEvents(tx, events);
-  for (const f of fresh) outcomes[f.index] ??= { ...outcomeBase(f.item, f.unknown), incidentId: holders.get(fingerprintOf(f.item.alert))!.incidentId, result: added.has(f.key) ? "recorded" : "duplicate" };
+  for (const f of fresh)
+    outcomes[f.index] ??= {
+      ...outcomeBase(f.item, f.unknown),
+      incidentId: holders.get(fingerprintOf(f.item.alert))!.incidentId,
+      result: added.has(f.key) ? "recorded" : "duplicate",
+    };
 }
 
 /**
@@ -118,7 +153,10 @@ async function fireBatch(tx: Tx, fresh: Fresh[], now: Date, config: IncidentRule
   const touched = new Map<number, Links>();
   const place = (f: Fresh, incidentId: number) => {
     const add = touched.get(incidentId) ?? {};
-    touched.set(incidentId, { catalog: [...(add.catalog ?? []), ...(f.found.catalog ?? [])], runbooks: [...(add.runbooks ?? []), ...(f.found.runbooks ?? [])] });
+    touched.set(incidentId, {
+      catalog: [...(add.catalog ?? []), ...(f.found.catalog ?? [])],
+      runbooks: [...(add.runbooks ?? []), ...(f.found.runbooks ?? [])],
+    });
     events.push(received(f, incidentId, now));
     outcomes[f.index] = { ...outcomeBase(f.item, f.unknown), incidentId, result: "recorded" };
   };
@@ -133,7 +171,15 @@ async function fireBatch(tx: Tx, fresh: Fresh[], now: Date, config: IncidentRule
     const placement = placeFingerprint(fp, cluster.candidates(fp), now, config);
     let incidentId: number;
     if (placement.kind === "open") {
-      incidentId = (await openIncident(tx, [f.member], { now, reason: `(alert ${a.alertname} firing since ${a.startsAt.toISOString()})`, actor: ALERT_ACTOR, title: a.title, links: f.found })).incidentId;
+      incidentId = (
+        await openIncident(tx, [f.member], {
+          now,
+          reason: `(alert ${a.alertname} firing since ${a.startsAt.toISOString()})`,
+          actor: ALERT_ACTOR,
+          title: a.title,
+          links: f.found,
+        })
+      ).incidentId;
     } else if (placement.kind === "reopen") {
       incidentId = await reopenIncident(tx, placement.incidentId, f.member, now, `(alert ${a.alertname} firing again)`, ALERT_ACTOR);
     } else if (!cluster.holds(placement.incidentId, fp)) {
@@ -147,7 +193,13 @@ async function fireBatch(tx: Tx, fresh: Fresh[], now: Date, config: IncidentRule
     place(f, incidentId);
   }
   for (const [incidentId, list] of joining) {
-    const left = await joinMany(tx, incidentId, list.map((f) => f.member), now, ALERT_ACTOR);
+    const left = await joinMany(
+      tx,
+      incidentId,
+      list.map((f) => f.member),
+      now,
+      ALERT_ACTOR,
+    );
     for (const f of list) if (!left.includes(f.member)) place(f, incidentId);
     // Held open by another incident since the views were read (a racing writer): join where it is.
     for (const f of list) if (left.includes(f.member)) place(f, await joinIncident(tx, incidentId, f.member, now, ALERT_ACTOR));
@@ -175,11 +227,30 @@ async function ingestBatch(tx: Tx, batch: Item[], now: Date, config: IncidentRul
       return;
     }
     seen.add(keys[index]);
-    const member: MemberInput = { cluster: a.cluster, signal: a.signal, subject: a.subject, source: "alert", state: a.status, detail: a.title, severity: a.severity };
+    const member: MemberInput = {
+      cluster: a.cluster,
+      signal: a.signal,
+      subject: a.subject,
+      source: "alert",
+      state: a.status,
+      detail: a.title,
+      severity: a.severity,
+    };
     fresh.push({ index, item, key: keys[index], member, found, unknown });
   });
-  await resolveBatch(tx, fresh.filter((f) => f.item.alert.status === "resolved"), now, outcomes);
-  const touched = await fireBatch(tx, fresh.filter((f) => f.item.alert.status === "firing"), now, config, outcomes);
+  await resolveBatch(
+    tx,
+    fresh.filter((f) => f.item.alert.status === "resolved"),
+    now,
+    outcomes,
+  );
+  const touched = await fireBatch(
+    tx,
+    fresh.filter((f) => f.item.alert.status === "firing"),
+    now,
+    config,
+    outcomes,
+  );
   return { outcomes, touched };
 }
 
@@ -189,7 +260,8 @@ export async function ingestDelivery(db: Db, delivery: Delivery, opts: { now?: D
   const config = opts.config ?? DEFAULT_RULES_CONFIG;
   const total = delivery.alerts.length + delivery.refused.length;
   const outcomes: AlertOutcome[] = new Array(total);
-  for (const r of delivery.refused) outcomes[r.index] = { alert: r.alert, status: delivery.status, incidentId: null, result: "refused", unknownLinks: [], fields: r.fields };
+  for (const r of delivery.refused)
+    outcomes[r.index] = { alert: r.alert, status: delivery.status, incidentId: null, result: "refused", unknownLinks: [], fields: r.fields };
   for (let start = 0; start < delivery.alerts.length; start += ALERT_BATCH) {
     const batch = delivery.alerts.slice(start, start + ALERT_BATCH);
     let result: Awaited<ReturnType<typeof ingestBatch>>;
@@ -219,8 +291,20 @@ export async function ingestDelivery(db: Db, delivery: Delivery, opts: { now?: D
 }
 
 /** Records a delivery whose alerts are all valid (already parsed with AlertmanagerPayload). */
-export async function ingestAlertmanager(db: Db, payload: AlertmanagerPayload, opts: { cluster?: string; now?: Date; config?: IncidentRulesConfig } = {}): Promise<AlertOutcome[]> {
+export async function ingestAlertmanager(
+  db: Db,
+  payload: AlertmanagerPayload,
+  opts: { cluster?: string; now?: Date; config?: IncidentRulesConfig } = {},
+): Promise<AlertOutcome[]> {
   const alerts = payload.alerts.map((alert, index) => ({ index, alert: mapAlert(alert, payload, opts.cluster), cleaned: "" }));
-  const delivery: Delivery = { groupKey: payload.groupKey, receiver: payload.receiver, status: payload.status, truncatedAlerts: payload.truncatedAlerts ?? 0, alerts, refused: [], cleaned: { replaced: 0, clipped: 0, dropped: 0 } };
+  const delivery: Delivery = {
+    groupKey: payload.groupKey,
+    receiver: payload.receiver,
+    status: payload.status,
+    truncatedAlerts: payload.truncatedAlerts ?? 0,
+    alerts,
+    refused: [],
+    cleaned: { replaced: 0, clipped: 0, dropped: 0 },
+  };
   return ingestDelivery(db, delivery, opts);
 }

@@ -20,13 +20,20 @@ afterAll(async () => db.close());
 
 // 8,000 characters that do not compress: larger than a btree index entry may be (2,704 bytes).
 const HUGE = randomBytes(6000).toString("base64");
-const round = () => [signal("openbao.sealed", "openbao", "critical", "sealed (503)"), signal("kms.plugin.unhealthy", `${HUGE}/1`, "critical", "plugin down"), signal("beacon.unreachable", "beacon", "critical", "HTTP 503")];
+const round = () => [
+  signal("openbao.sealed", "openbao", "critical", "sealed (503)"),
+  signal("kms.plugin.unhealthy", `${HUGE}/1`, "critical", "plugin down"),
+  signal("beacon.unreachable", "beacon", "critical", "HTTP 503"),
+];
 const config = parseRulesConfig({ openAfterObservations: 2, openAfterSeconds: 3600 });
 
 describe("a unit the database refuses", () => {
   it("opens the incident for the others and says which signal was refused and why", async () => {
     expect((await applyRound(prisma, "iso", round(), at(0), config)).refused).toEqual([
-      { unit: expect.stringMatching(/^kms\.plugin\.unhealthy on .{100,}…\[clipped\]$/), reason: expect.stringMatching(/index row size \d+ exceeds btree version 4 maximum 2704/) },
+      {
+        unit: expect.stringMatching(/^kms\.plugin\.unhealthy on .{100,}…\[clipped\]$/),
+        reason: expect.stringMatching(/index row size \d+ exceeds btree version 4 maximum 2704/),
+      },
     ]);
     const second = await applyRound(prisma, "iso", round(), at(2), config);
     expect(second.opened).toHaveLength(1);
@@ -55,7 +62,9 @@ describe("a unit the database refuses", () => {
     const stored = await prisma.signalState.findMany({ where: { cluster: "iso-store" } });
     expect(stored.map((s) => s.signal).sort()).toEqual(["beacon.unreachable", "openbao.sealed"]);
     expect(await prisma.sourceSnapshot.count({ where: { cluster: "iso-store" } })).toBe(1);
-    expect([...memo.refused.values()]).toEqual([{ unit: expect.stringMatching(/^kms\.plugin\.unhealthy on /), reason: expect.stringMatching(/index row size/) }]);
+    expect([...memo.refused.values()]).toEqual([
+      { unit: expect.stringMatching(/^kms\.plugin\.unhealthy on /), reason: expect.stringMatching(/index row size/) },
+    ]);
     // Next round only the refused one is tried again, alone.
     expect(await persistRound(prisma, health, sources, memo, at(1))).toBe(0);
     expect(memo.refused.size).toBe(1);

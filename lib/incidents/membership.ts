@@ -51,7 +51,10 @@ export async function joinIncident(tx: Tx, incidentId: number, m: MemberInput, n
     return incidentId;
   }
   if (own) {
-    await tx.incidentMember.update({ where: { id: own.id }, data: { open: true, state: m.state, detail: m.detail.slice(0, 2000), changedAt: now, healthySince: null } });
+    await tx.incidentMember.update({
+      where: { id: own.id },
+      data: { open: true, state: m.state, detail: m.detail.slice(0, 2000), changedAt: now, healthySince: null },
+    });
   } else {
     const rows = await tx.$queryRaw<{ id: number }[]>`
       INSERT INTO "incident_members" ("incident_id", "fingerprint", "cluster", "signal", "subject", "source", "state", "detail", "open", "joined_at", "changed_at")
@@ -62,20 +65,38 @@ export async function joinIncident(tx: Tx, incidentId: number, m: MemberInput, n
       if (holder) return holder.incidentId;
       throw new RaceLost(`could not add ${fingerprint} to incident ${incidentId}`); // gone again: the retry sorts it out
     }
-    await appendEvent(tx, { incidentId, at: now, kind: "member_joined", actor, summary: `${m.signal} on ${m.subject} joined (${m.state})`, payload: { signal: m.signal, subject: m.subject, source: m.source, state: m.state, detail: m.detail } });
+    await appendEvent(tx, {
+      incidentId,
+      at: now,
+      kind: "member_joined",
+      actor,
+      summary: `${m.signal} on ${m.subject} joined (${m.state})`,
+      payload: { signal: m.signal, subject: m.subject, source: m.source, state: m.state, detail: m.detail },
+    });
   }
   const incident = await tx.incident.findUniqueOrThrow({ where: { id: incidentId }, select: { severity: true } });
   const data: { lastSeenAt: Date; updatedAt: Date; severity?: string } = { lastSeenAt: now, updatedAt: now };
   if (SEVERITY_RANK[m.severity] < SEVERITY_RANK[incident.severity]) {
     data.severity = m.severity;
-    await appendEvent(tx, { incidentId, at: now, kind: "severity_changed", actor, summary: `severity ${incident.severity} → ${m.severity} (${m.signal} on ${m.subject})`, payload: { from: incident.severity, to: m.severity } });
+    await appendEvent(tx, {
+      incidentId,
+      at: now,
+      kind: "severity_changed",
+      actor,
+      summary: `severity ${incident.severity} → ${m.severity} (${m.signal} on ${m.subject})`,
+      payload: { from: incident.severity, to: m.severity },
+    });
   }
   await tx.incident.update({ where: { id: incidentId }, data });
   return incidentId;
 }
 
 /** Opens an incident for a group of fingerprints (the first is the one it is named after); joins the existing one on a conflict. */
-export async function openIncident(tx: Tx, group: MemberInput[], opts: { now: Date; reason: string; actor?: string; title?: string; links?: Links }): Promise<{ incidentId: number; created: boolean }> {
+export async function openIncident(
+  tx: Tx,
+  group: MemberInput[],
+  opts: { now: Date; reason: string; actor?: string; title?: string; links?: Links },
+): Promise<{ incidentId: number; created: boolean }> {
   const { now, actor = RULES_ACTOR } = opts;
   const primary = group[0];
   const fingerprint = fingerprintOf(primary);
@@ -101,7 +122,15 @@ export async function openIncident(tx: Tx, group: MemberInput[], opts: { now: Da
       holder = (await tx.incidentMember.findFirst({ where: { fingerprint, open: true }, select: { incidentId: true } }))?.incidentId;
       if (holder === undefined) throw new RaceLost(`incident for ${fingerprint} vanished`);
     } else {
-      await appendEvent(tx, { incidentId: id, at: now, kind: "status_change", actor, summary: `opened: ${primary.signal} on ${primary.subject} ${opts.reason}`, payload: { to: "open", reason: opts.reason, signal: primary.signal, subject: primary.subject, state: primary.state, detail: primary.detail }, key: `incident:${id}:opened` });
+      await appendEvent(tx, {
+        incidentId: id,
+        at: now,
+        kind: "status_change",
+        actor,
+        summary: `opened: ${primary.signal} on ${primary.subject} ${opts.reason}`,
+        payload: { to: "open", reason: opts.reason, signal: primary.signal, subject: primary.subject, state: primary.state, detail: primary.detail },
+        key: `incident:${id}:opened`,
+      });
       for (const m of group.slice(1)) await joinIncident(tx, id, m, now, actor);
       return { incidentId: id, created: true };
     }
@@ -117,22 +146,44 @@ export async function reopenIncident(tx: Tx, incidentId: number, m: MemberInput,
   await tx.$executeRaw`
     UPDATE "incident_members" AS m SET "open" = true
     WHERE m."incident_id" = ${incidentId} AND NOT EXISTS (SELECT 1 FROM "incident_members" o WHERE o."fingerprint" = m."fingerprint" AND o."open")`;
-  await tx.incident.update({ where: { id: incidentId }, data: { status: "open", resolvedAt: null, resolvedBy: null, reopenedAt: now, reopenCount: { increment: 1 }, lastSeenAt: now, updatedAt: now } });
-  await appendEvent(tx, { incidentId, at: now, kind: "status_change", actor, summary: `reopened: ${m.signal} on ${m.subject} ${reason}`, payload: { from: "resolved", to: "open", reason, signal: m.signal, subject: m.subject, state: m.state, detail: m.detail } });
+  await tx.incident.update({
+    where: { id: incidentId },
+    data: { status: "open", resolvedAt: null, resolvedBy: null, reopenedAt: now, reopenCount: { increment: 1 }, lastSeenAt: now, updatedAt: now },
+  });
+  await appendEvent(tx, {
+    incidentId,
+    at: now,
+    kind: "status_change",
+    actor,
+    summary: `reopened: ${m.signal} on ${m.subject} ${reason}`,
+    payload: { from: "resolved", to: "open", reason, signal: m.signal, subject: m.subject, state: m.state, detail: m.detail },
+  });
   return joinIncident(tx, incidentId, m, now, actor);
 }
 
 /** Marks an incident resolved and frees its fingerprints for new incidents. */
 export async function closeIncident(tx: Tx, incidentId: number, now: Date, actor: string, resolution: string | undefined, from: string): Promise<void> {
-  await tx.incident.update({ where: { id: incidentId }, data: { status: "resolved", resolvedAt: now, resolvedBy: actor, resolution: resolution ?? null, updatedAt: now } });
+  await tx.incident.update({
+    where: { id: incidentId },
+    data: { status: "resolved", resolvedAt: now, resolvedBy: actor, resolution: resolution ?? null, updatedAt: now },
+  });
   await tx.incidentMember.updateMany({ where: { incidentId, open: true }, data: { open: false } });
-  await appendEvent(tx, { incidentId, at: now, kind: "status_change", actor, summary: `resolved${resolution ? `: ${resolution}` : ""}`, payload: { from, to: "resolved", resolution: resolution ?? null } });
+  await appendEvent(tx, {
+    incidentId,
+    at: now,
+    kind: "status_change",
+    actor,
+    summary: `resolved${resolution ? `: ${resolution}` : ""}`,
+    payload: { from, to: "resolved", resolution: resolution ?? null },
+  });
 }
 
 /** Ranks the suspects from the incident's active fingerprints and alert links; records a change on the timeline. */
 export async function refreshSuspects(tx: Tx, incidentId: number, now: Date, actor = RULES_ACTOR): Promise<void> {
   const incident = await tx.incident.findUniqueOrThrow({ where: { id: incidentId }, include: { members: true } });
-  const active = incident.members.filter((m) => !isHealthy(m.state)).map((m) => ({ signal: m.signal, subject: m.subject, state: m.source === "alert" ? "critical" : m.state, detail: m.detail }));
+  const active = incident.members
+    .filter((m) => !isHealthy(m.state))
+    .map((m) => ({ signal: m.signal, subject: m.subject, state: m.source === "alert" ? "critical" : m.state, detail: m.detail }));
   const links = (incident.links ?? {}) as Links;
   if (active.length === 0 && !links.catalog?.length) return; // all healthy: keep what was suspected
   const after = rankSuspects({ active, linked: links.catalog ?? [], entries: getCatalog().entries });
@@ -149,7 +200,14 @@ export async function refreshSuspects(tx: Tx, incidentId: number, now: Date, act
   });
 }
 
-type IncidentRow = { id: number; status: string; openedAt: Date; reopenedAt: Date | null; resolvedAt: Date | null; members: { fingerprint: string; signal: string; subject: string; source: string; healthySince: Date | null }[] };
+type IncidentRow = {
+  id: number;
+  status: string;
+  openedAt: Date;
+  reopenedAt: Date | null;
+  resolvedAt: Date | null;
+  members: { fingerprint: string; signal: string; subject: string; source: string; healthySince: Date | null }[];
+};
 
 /** An incident row with its members, as the rules and the alert placement see it. */
 export function toIncidentView(r: IncidentRow): IncidentView {
@@ -159,6 +217,12 @@ export function toIncidentView(r: IncidentRow): IncidentView {
     openedAt: r.openedAt,
     reopenedAt: r.reopenedAt,
     resolvedAt: r.resolvedAt,
-    members: r.members.map((m) => ({ fingerprint: m.fingerprint, signal: m.signal, subject: m.subject, source: m.source as "signal" | "alert", healthySince: m.healthySince })),
+    members: r.members.map((m) => ({
+      fingerprint: m.fingerprint,
+      signal: m.signal,
+      subject: m.subject,
+      source: m.source as "signal" | "alert",
+      healthySince: m.healthySince,
+    })),
   };
 }

@@ -55,10 +55,20 @@ export function renderMarkdown(detail: IncidentDetail, now: Date = new Date()): 
   for (const session of sessions) {
     lines.push(`### ${e(session.runbookId)} (session ${session.id}), started ${iso(session.startedAt)} by ${e(session.startedBy)}`, "");
     for (const step of session.steps as unknown as RecordedStep[]) {
-      const suggestion = step.suggested ? ` Live data suggested **${e(step.suggested.answer)}** from ${e(step.suggested.signal)} (${step.suggested.state}: ${e(step.suggested.evidence.map((x) => `${x.subject}: ${x.detail}`).join("; "))})${step.followedSuggestion === false ? "; the on-call chose otherwise" : ""}.` : "";
-      lines.push(`${step.index + 1}. ${e(step.node)} ${e(step.question)}: **${e(step.answer ?? "next")}** (${e(step.actor)}, ${iso(step.at)}).${suggestion}${step.note ? ` Note: ${e(step.note)}` : ""}${step.evidence ? ` Evidence: \`${e(compactEvidence(step.evidence))}\`` : ""}`);
+      const suggestion = step.suggested
+        ? ` Live data suggested **${e(step.suggested.answer)}** from ${e(step.suggested.signal)} (${step.suggested.state}: ${e(step.suggested.evidence.map((x) => `${x.subject}: ${x.detail}`).join("; "))})${step.followedSuggestion === false ? "; the on-call chose otherwise" : ""}.`
+        : "";
+      lines.push(
+        `${step.index + 1}. ${e(step.node)} ${e(step.question)}: **${e(step.answer ?? "next")}** (${e(step.actor)}, ${iso(step.at)}).${suggestion}${step.note ? ` Note: ${e(step.note)}` : ""}${step.evidence ? ` Evidence: \`${e(compactEvidence(step.evidence))}\`` : ""}`,
+      );
     }
-    lines.push("", session.finishedAt ? `Ended at ${e(session.outcome)} (${iso(session.finishedAt)}).` : `Not finished; path so far: ${(session.path as string[]).map(e).join(" → ")}.`, "");
+    lines.push(
+      "",
+      session.finishedAt
+        ? `Ended at ${e(session.outcome)} (${iso(session.finishedAt)}).`
+        : `Not finished; path so far: ${(session.path as string[]).map(e).join(" → ")}.`,
+      "",
+    );
   }
   lines.push("## Timeline", "", "| time (UTC) | who | what |", "|---|---|---|");
   for (const event of timeline) lines.push(`| ${iso(event.at)} | ${e(event.actor)} | ${e(event.kind)}: ${e(event.summary)} |`);

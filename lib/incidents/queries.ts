@@ -61,7 +61,11 @@ export async function getIncident(db: Db, id: number) {
   const total = await db.incidentEvent.count({ where: { incidentId: id } });
   const events = (await db.incidentEvent.findMany({ where: { incidentId: id }, orderBy: { id: "desc" }, take: TIMELINE_LIMIT })).reverse();
   // Alerts a delivery left out or Faultline refused: shown above the timeline, however many events came after.
-  const gaps = await db.incidentEvent.findMany({ where: { incidentId: id, kind: { in: ["alerts_truncated", "alerts_refused"] } }, orderBy: { id: "desc" }, take: 5 });
+  const gaps = await db.incidentEvent.findMany({
+    where: { incidentId: id, kind: { in: ["alerts_truncated", "alerts_refused"] } },
+    orderBy: { id: "desc" },
+    take: 5,
+  });
   const { members, sessions, ...rest } = incident;
   return {
     incident: rest,

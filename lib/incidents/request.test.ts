@@ -19,8 +19,19 @@ beforeAll(async () => {
   db = await migratedDatabase();
   setDatabaseUrl(db.url);
   const delivery = {
-    version: "4", groupKey: "{}:{}", status: "firing", receiver: "faultline",
-    alerts: [{ status: "firing", labels: { alertname: "OpenBaoSealed", severity: "critical", cluster: "hostile" }, annotations: {}, startsAt: "2026-11-23T05:00:00Z", fingerprint: "h0st1le" }],
+    version: "4",
+    groupKey: "{}:{}",
+    status: "firing",
+    receiver: "faultline",
+    alerts: [
+      {
+        status: "firing",
+        labels: { alertname: "OpenBaoSealed", severity: "critical", cluster: "hostile" },
+        annotations: {},
+        startsAt: "2026-11-23T05:00:00Z",
+        fingerprint: "h0st1le",
+      },
+    ],
   };
   const body = await (await alertmanager(post("/api/v1/alerts/alertmanager", JSON.stringify(delivery)))).json();
   id = String(body.outcomes[0].incidentId);
@@ -36,7 +47,10 @@ const nested = (depth: number) => `${'{"a":['.repeat(depth)}1${"]}".repeat(depth
 describe("hostile request bodies", () => {
   it("stores a note whose text holds a NUL and a lone surrogate with U+FFFD in their place, and says so in the log", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const res = await note(post(`/api/v1/incidents/${id}/notes`, '{"actor":"ana\\u0000","text":"bao says \\u0000 then \\ud800 then \\udc00 end"}'), params({ id }));
+    const res = await note(
+      post(`/api/v1/incidents/${id}/notes`, '{"actor":"ana\\u0000","text":"bao says \\u0000 then \\ud800 then \\udc00 end"}'),
+      params({ id }),
+    );
     expect(res.status).toBe(201);
     expect(warn).toHaveBeenCalledWith(expect.stringContaining("cleaned the request body: 4 characters replaced"));
     warn.mockRestore();
@@ -46,7 +60,9 @@ describe("hostile request bodies", () => {
   });
 
   it("refuses runbook-step evidence nested 3,000 deep with a 400 naming the bound", async () => {
-    const session = await (await startSession(post(`/api/v1/incidents/${id}/runbook-sessions`, '{"actor":"ana","runbookId":"openbao-sealed-or-unreachable"}'), params({ id }))).json();
+    const session = await (
+      await startSession(post(`/api/v1/incidents/${id}/runbook-sessions`, '{"actor":"ana","runbookId":"openbao-sealed-or-unreachable"}'), params({ id }))
+    ).json();
     const sid = String(session.session.id);
     const deep = `{"actor":"ana","node":"${session.session.path.at(-1)}","evidence":${nested(3_000)}}`;
     expect(deep.length).toBeGreaterThan(6_000);
@@ -65,7 +81,10 @@ describe("hostile request bodies", () => {
 
   it("bounds the demo routes' bodies and never echoes them", async () => {
     const huge = `{"node":"${"x".repeat(100_000)}"}`;
-    for (const res of [await inject(post("/api/v1/demo/scenarios/openbao-sealed", huge), params({ id: "openbao-sealed" })), await apiServer(post("/api/v1/demo/api-server", huge))]) {
+    for (const res of [
+      await inject(post("/api/v1/demo/scenarios/openbao-sealed", huge), params({ id: "openbao-sealed" })),
+      await apiServer(post("/api/v1/demo/api-server", huge)),
+    ]) {
       expect(res.status).toBe(413);
       expect((await res.text()).length).toBeLessThan(200);
     }

@@ -21,7 +21,11 @@ beforeAll(async () => {
 afterAll(async () => db.close());
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  new NextRequest(`http://127.0.0.1:3000${path}`, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body), headers: { "content-type": "application/json", ...headers } });
+  new NextRequest(`http://127.0.0.1:3000${path}`, {
+    method: "POST",
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    headers: { "content-type": "application/json", ...headers },
+  });
 const get = (path: string) => new NextRequest(`http://127.0.0.1:3000${path}`);
 const params = <T extends Record<string, string>>(p: T) => ({ params: Promise.resolve(p) });
 
@@ -38,7 +42,11 @@ const delivery = (status: "firing" | "resolved", extra: Record<string, string> =
     {
       status,
       labels: { alertname: "KMSPluginTokenExpiring", severity: "critical", instance: "master-0:9464", ...extra },
-      annotations: { summary: "KMS plugin token expires in 4 minutes", runbook_url: "http://faultline:3000/runbooks/kms-auth-failing", catalog_url: "http://faultline:3000/catalog/jwt-expired-apiserver-down" },
+      annotations: {
+        summary: "KMS plugin token expires in 4 minutes",
+        runbook_url: "http://faultline:3000/runbooks/kms-auth-failing",
+        catalog_url: "http://faultline:3000/catalog/jwt-expired-apiserver-down",
+      },
       startsAt: "2026-11-22T12:00:00.000Z",
       endsAt: status === "firing" ? "0001-01-01T00:00:00Z" : "2026-11-22T12:20:00.000Z",
       generatorURL: "http://prometheus:9090/graph?g0.expr=openbao_kms_token_ttl_seconds+%3C+600",
@@ -52,14 +60,26 @@ describe("POST /api/v1/alerts/alertmanager", () => {
     const first = await alertmanager(post("/api/v1/alerts/alertmanager?cluster=prod", delivery("firing")));
     expect(first.status).toBe(200);
     const body = await first.json();
-    expect(body.outcomes).toEqual([{ alert: "KMSPluginTokenExpiring (master-0:9464)", status: "firing", incidentId: expect.any(Number), result: "recorded", unknownLinks: [] }]);
+    expect(body.outcomes).toEqual([
+      { alert: "KMSPluginTokenExpiring (master-0:9464)", status: "firing", incidentId: expect.any(Number), result: "recorded", unknownLinks: [] },
+    ]);
     const id = body.outcomes[0].incidentId;
     const again = await (await alertmanager(post("/api/v1/alerts/alertmanager?cluster=prod", delivery("firing")))).json();
     expect(again.outcomes[0]).toMatchObject({ result: "duplicate" });
 
     const detail = await (await getRoute(get(`/api/v1/incidents/${id}`), params({ id: String(id) }))).json();
-    expect(detail.incident).toMatchObject({ cluster: "prod", signal: "KMSPluginTokenExpiring", subject: "master-0:9464", severity: "critical", source: "alert", title: "KMS plugin token expires in 4 minutes" });
-    expect(detail.incident.links).toEqual({ catalog: [{ id: "jwt-expired-apiserver-down", by: "KMSPluginTokenExpiring" }], runbooks: [{ id: "kms-auth-failing", by: "KMSPluginTokenExpiring" }] });
+    expect(detail.incident).toMatchObject({
+      cluster: "prod",
+      signal: "KMSPluginTokenExpiring",
+      subject: "master-0:9464",
+      severity: "critical",
+      source: "alert",
+      title: "KMS plugin token expires in 4 minutes",
+    });
+    expect(detail.incident.links).toEqual({
+      catalog: [{ id: "jwt-expired-apiserver-down", by: "KMSPluginTokenExpiring" }],
+      runbooks: [{ id: "kms-auth-failing", by: "KMSPluginTokenExpiring" }],
+    });
     expect(detail.suspects[0]).toMatchObject({ id: "jwt-expired-apiserver-down", reason: expect.stringMatching(/^named by the alert KMSPluginTokenExpiring/) });
     expect(detail.timeline.filter((e: { kind: string }) => e.kind === "alert_received")).toHaveLength(1);
 
@@ -98,7 +118,10 @@ describe("POST /api/v1/alerts/alertmanager", () => {
 describe("incidents API", () => {
   it("validates filters, ids and bodies with field errors", async () => {
     const filters = await listRoute(get("/api/v1/incidents?status=opened&limit=0"));
-    expect([filters.status, (await filters.json()).fields]).toEqual([400, { status: ["must be among: open, acknowledged, resolved (not opened)"], limit: ["must be 1-500"] }]);
+    expect([filters.status, (await filters.json()).fields]).toEqual([
+      400,
+      { status: ["must be among: open, acknowledged, resolved (not opened)"], limit: ["must be 1-500"] },
+    ]);
     const list = await (await listRoute(get("/api/v1/incidents?status=open,acknowledged&cluster=prod,staging"))).json();
     expect(list.incidents.map((i: { cluster: string }) => i.cluster).sort()).toEqual(["prod", "staging"]);
     expect((await getRoute(get("/api/v1/incidents/abc"), params({ id: "abc" }))).status).toBe(400);
@@ -109,8 +132,14 @@ describe("incidents API", () => {
     expect((await acknowledge(post(`/api/v1/incidents/${id}/acknowledge`, { actor: "ana" }), params({ id }))).status).toBe(200);
     const twice = await acknowledge(post(`/api/v1/incidents/${id}/acknowledge`, { actor: "bo" }), params({ id }));
     expect([twice.status, (await twice.json()).error]).toEqual([409, expect.stringContaining("already acknowledged by ana")]);
-    const n1 = await note(post(`/api/v1/incidents/${id}/notes`, { actor: "ana", text: "paging the identity team" }, { "idempotency-key": "n-1" }), params({ id }));
-    const n2 = await note(post(`/api/v1/incidents/${id}/notes`, { actor: "ana", text: "paging the identity team" }, { "idempotency-key": "n-1" }), params({ id }));
+    const n1 = await note(
+      post(`/api/v1/incidents/${id}/notes`, { actor: "ana", text: "paging the identity team" }, { "idempotency-key": "n-1" }),
+      params({ id }),
+    );
+    const n2 = await note(
+      post(`/api/v1/incidents/${id}/notes`, { actor: "ana", text: "paging the identity team" }, { "idempotency-key": "n-1" }),
+      params({ id }),
+    );
     expect([n1.status, n2.status]).toEqual([201, 200]);
     const unknownRunbook = await startSession(post(`/api/v1/incidents/${id}/runbook-sessions`, { actor: "ana", runbookId: "no-such-runbook" }), params({ id }));
     expect([unknownRunbook.status, (await unknownRunbook.json()).fields]).toEqual([400, { runbookId: ['no runbook "no-such-runbook"'] }]);

@@ -24,7 +24,14 @@ class World {
     this.state = result.state;
     for (const action of result.actions) {
       if (action.kind === "open") {
-        this.incidents.push({ id: this.next++, status: "open", openedAt: now, reopenedAt: null, resolvedAt: null, members: action.group.map((t) => ({ ...t, source: "signal" as const, healthySince: null })) });
+        this.incidents.push({
+          id: this.next++,
+          status: "open",
+          openedAt: now,
+          reopenedAt: null,
+          resolvedAt: null,
+          members: action.group.map((t) => ({ ...t, source: "signal" as const, healthySince: null })),
+        });
       } else if (action.kind === "join" || action.kind === "reopen") {
         const incident = this.byId(action.incidentId);
         incident.members.push({ ...action.trigger, source: "signal", healthySince: null });
@@ -55,7 +62,14 @@ describe("opening incidents", () => {
     expect(world.round(0, sealed("critical"))).toEqual([]);
     expect(world.round(2, sealed("critical"))).toEqual([]);
     const actions = world.round(4, sealed("critical"));
-    expect(actions).toEqual([{ kind: "open", group: [expect.objectContaining({ fingerprint: fp("openbao.sealed", "openbao"), severity: "critical", reason: "critical for 3 consecutive observations" })] }]);
+    expect(actions).toEqual([
+      {
+        kind: "open",
+        group: [
+          expect.objectContaining({ fingerprint: fp("openbao.sealed", "openbao"), severity: "critical", reason: "critical for 3 consecutive observations" }),
+        ],
+      },
+    ]);
   });
 
   it("restarts the debounce when the signal recovers in between", () => {
@@ -80,10 +94,14 @@ describe("opening incidents", () => {
     const signals = (s: SignalStatus) => [sig("kms.report.stale", "master-0", s), sig("openbao.standby", "openbao", "warning")];
     world.round(0, signals("unknown"));
     for (let s = 2; s < 300; s += 2) expect(world.round(s, signals("unknown"))).toEqual([]);
-    expect(world.round(300, signals("unknown"))).toEqual([{ kind: "open", group: [expect.objectContaining({ signal: "kms.report.stale", severity: "warning", reason: "unknown for 300s" })] }]);
+    expect(world.round(300, signals("unknown"))).toEqual([
+      { kind: "open", group: [expect.objectContaining({ signal: "kms.report.stale", severity: "warning", reason: "unknown for 300s" })] },
+    ]);
 
     const eager = new World(parseRulesConfig({ openOnWarning: true, openAfterObservations: 1 }));
-    expect(eager.round(0, [sig("openbao.standby", "openbao", "warning")])).toEqual([{ kind: "open", group: [expect.objectContaining({ signal: "openbao.standby", severity: "warning" })] }]);
+    expect(eager.round(0, [sig("openbao.standby", "openbao", "warning")])).toEqual([
+      { kind: "open", group: [expect.objectContaining({ signal: "openbao.standby", severity: "warning" })] },
+    ]);
   });
 });
 
@@ -93,15 +111,38 @@ describe("one incident per fingerprint", () => {
     for (let s = 0; s <= 4; s += 2) world.round(s, sealed("critical"));
     expect(world.incidents).toHaveLength(1);
     for (let s = 6; s <= 20; s += 2) expect(world.round(s, sealed("critical"))).toEqual([]);
-    const flaps = [world.round(22, sealed("ok")), world.round(24, sealed("critical")), world.round(26, sealed("unknown")), world.round(28, sealed("critical"))].flat();
-    expect(flaps.map((a) => a.kind === "transition" && `${a.incidentId}:${a.from}->${a.to}`)).toEqual(["1:critical->ok", "1:ok->critical", "1:critical->unknown", "1:unknown->critical"]);
+    const flaps = [
+      world.round(22, sealed("ok")),
+      world.round(24, sealed("critical")),
+      world.round(26, sealed("unknown")),
+      world.round(28, sealed("critical")),
+    ].flat();
+    expect(flaps.map((a) => a.kind === "transition" && `${a.incidentId}:${a.from}->${a.to}`)).toEqual([
+      "1:critical->ok",
+      "1:ok->critical",
+      "1:critical->unknown",
+      "1:unknown->critical",
+    ]);
     expect(world.incidents).toHaveLength(1);
   });
 
   it("groups signals that fire together on the cluster into one incident, the most severe first", () => {
     const world = new World(parseRulesConfig({ openAfterObservations: 1, unknownOpenAfterSeconds: 0 }));
-    const actions = world.round(0, [sig("kms.report.stale", "master-0", "unknown"), sig("openbao.sealed", "openbao", "critical"), sig("kms.plugin.unhealthy", "master-1/2", "critical")]);
-    expect(actions).toEqual([{ kind: "open", group: [expect.objectContaining({ signal: "openbao.sealed" }), expect.objectContaining({ signal: "kms.plugin.unhealthy" }), expect.objectContaining({ signal: "kms.report.stale" })] }]);
+    const actions = world.round(0, [
+      sig("kms.report.stale", "master-0", "unknown"),
+      sig("openbao.sealed", "openbao", "critical"),
+      sig("kms.plugin.unhealthy", "master-1/2", "critical"),
+    ]);
+    expect(actions).toEqual([
+      {
+        kind: "open",
+        group: [
+          expect.objectContaining({ signal: "openbao.sealed" }),
+          expect.objectContaining({ signal: "kms.plugin.unhealthy" }),
+          expect.objectContaining({ signal: "kms.report.stale" }),
+        ],
+      },
+    ]);
   });
 
   it("joins a signal firing within the grouping window, and opens a new incident after it", () => {
@@ -109,7 +150,11 @@ describe("one incident per fingerprint", () => {
     world.round(0, [sig("openbao.sealed", "openbao", "critical")]);
     const joined = world.round(100, [sig("openbao.sealed", "openbao", "critical"), sig("kms.plugin.unhealthy", "master-1/2", "critical")]);
     expect(joined).toEqual([{ kind: "join", incidentId: 1, trigger: expect.objectContaining({ signal: "kms.plugin.unhealthy" }) }]);
-    const later = world.round(200, [sig("openbao.sealed", "openbao", "critical"), sig("kms.plugin.unhealthy", "master-1/2", "critical"), sig("webhook.missing", "cluster", "critical")]);
+    const later = world.round(200, [
+      sig("openbao.sealed", "openbao", "critical"),
+      sig("kms.plugin.unhealthy", "master-1/2", "critical"),
+      sig("webhook.missing", "cluster", "critical"),
+    ]);
     expect(later).toEqual([{ kind: "open", group: [expect.objectContaining({ signal: "webhook.missing" })] }]);
     expect(world.incidents.map((i) => i.members.length)).toEqual([2, 1]);
   });
@@ -171,14 +216,31 @@ describe("resolving and reopening", () => {
     world.round(0, [sig("kms.plugin.unhealthy", "master-9/1", "critical"), sig("openbao.sealed", "openbao", "ok")]);
     expect(world.round(5, [])).toEqual([]);
     expect(world.round(10, [sig("openbao.sealed", "openbao", "ok")])).toEqual([
-      { kind: "transition", incidentId: 1, fingerprint: fp("kms.plugin.unhealthy", "master-9/1"), signal: "kms.plugin.unhealthy", subject: "master-9/1", from: "critical", to: "absent", detail: "no longer reported", healthy: true },
+      {
+        kind: "transition",
+        incidentId: 1,
+        fingerprint: fp("kms.plugin.unhealthy", "master-9/1"),
+        signal: "kms.plugin.unhealthy",
+        subject: "master-9/1",
+        from: "critical",
+        to: "absent",
+        detail: "no longer reported",
+        healthy: true,
+      },
     ]);
     expect(world.round(70, [sig("openbao.sealed", "openbao", "ok")])).toEqual([expect.objectContaining({ kind: "resolve", incidentId: 1 })]);
   });
 
   it("resolves an incident held by an alert only once the alert has been resolved long enough", () => {
     const world = new World(config);
-    world.incidents.push({ id: 7, status: "open", openedAt: at(0), reopenedAt: null, resolvedAt: null, members: [{ fingerprint: fp("KMSLatencyHigh", "master-0"), signal: "KMSLatencyHigh", subject: "master-0", source: "alert", healthySince: null }] });
+    world.incidents.push({
+      id: 7,
+      status: "open",
+      openedAt: at(0),
+      reopenedAt: null,
+      resolvedAt: null,
+      members: [{ fingerprint: fp("KMSLatencyHigh", "master-0"), signal: "KMSLatencyHigh", subject: "master-0", source: "alert", healthySince: null }],
+    });
     expect(world.round(100, sealed("ok"))).toEqual([]);
     world.byId(7).members[0].healthySince = at(100);
     expect(world.round(159, sealed("ok"))).toEqual([]);

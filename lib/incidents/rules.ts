@@ -56,7 +56,17 @@ export type RuleAction =
   | { kind: "open"; group: Trigger[] }
   | { kind: "join"; incidentId: number; trigger: Trigger }
   | { kind: "reopen"; incidentId: number; trigger: Trigger }
-  | { kind: "transition"; incidentId: number; fingerprint: string; signal: string; subject: string; from: ObservedState; to: ObservedState; detail: string; healthy: boolean }
+  | {
+      kind: "transition";
+      incidentId: number;
+      fingerprint: string;
+      signal: string;
+      subject: string;
+      from: ObservedState;
+      to: ObservedState;
+      detail: string;
+      healthy: boolean;
+    }
   | { kind: "resolve"; incidentId: number; healthySince: Date; reason: string };
 
 export interface RoundInput {
@@ -159,7 +169,17 @@ export function decideRound(input: RoundInput): RoundResult {
       const obs = state.get(member.fingerprint)!;
       const from = previousStates.get(member.fingerprint) ?? "ok";
       if (from === obs.state) continue;
-      actions.push({ kind: "transition", incidentId: incident.id, fingerprint: member.fingerprint, signal: member.signal, subject: member.subject, from, to: obs.state, detail: obs.detail, healthy: isHealthy(obs.state) });
+      actions.push({
+        kind: "transition",
+        incidentId: incident.id,
+        fingerprint: member.fingerprint,
+        signal: member.signal,
+        subject: member.subject,
+        from,
+        to: obs.state,
+        detail: obs.detail,
+        healthy: isHealthy(obs.state),
+      });
     }
   }
 
@@ -186,7 +206,17 @@ export function decideRound(input: RoundInput): RoundResult {
       if (recordedHealthy && !actions.some((a) => a.kind === "transition" && a.fingerprint === trigger.fingerprint)) {
         const before = previousStates.get(trigger.fingerprint);
         const from = before && before !== trigger.state ? before : "ok";
-        actions.push({ kind: "transition", incidentId: holder.id, fingerprint: trigger.fingerprint, signal: trigger.signal, subject: trigger.subject, from, to: trigger.state, detail: trigger.detail, healthy: false });
+        actions.push({
+          kind: "transition",
+          incidentId: holder.id,
+          fingerprint: trigger.fingerprint,
+          signal: trigger.signal,
+          subject: trigger.subject,
+          from,
+          to: trigger.state,
+          detail: trigger.detail,
+          healthy: false,
+        });
         touched.add(holder.id);
       }
       continue;

@@ -8,11 +8,21 @@ import { suggestAnswer, suggestRunbooks } from "./suggest";
 
 const runbook = (id: string) => getCatalog().runbooks.find((r) => r.id === id)!;
 const node = (rb: string, id: string) => nodeMap(runbook(rb)).get(id)!;
-const sig = (id: Signal["id"], state: Signal["state"], subject = "openbao"): Signal => ({ id, subject, state, detail: `${id} is ${state}`, evidence: { code: 503 } });
+const sig = (id: Signal["id"], state: Signal["state"], subject = "openbao"): Signal => ({
+  id,
+  subject,
+  state,
+  detail: `${id} is ${state}`,
+  evidence: { code: 503 },
+});
 
 describe("suggested answers", () => {
   it("answers questions of either polarity from the firing signal", () => {
-    expect(suggestAnswer(node("openbao-sealed-or-unreachable", "B"), [sig("openbao.unreachable", "critical")])).toMatchObject({ answer: "No", state: "critical", evidence: [{ subject: "openbao", detail: "openbao.unreachable is critical" }] });
+    expect(suggestAnswer(node("openbao-sealed-or-unreachable", "B"), [sig("openbao.unreachable", "critical")])).toMatchObject({
+      answer: "No",
+      state: "critical",
+      evidence: [{ subject: "openbao", detail: "openbao.unreachable is critical" }],
+    });
     expect(suggestAnswer(node("openbao-sealed-or-unreachable", "B"), [sig("openbao.unreachable", "ok")])).toMatchObject({ answer: "Yes", state: "ok" });
     expect(suggestAnswer(node("openbao-sealed-or-unreachable", "G"), [sig("openbao.sealed", "critical")])).toMatchObject({ answer: "Yes" });
     expect(suggestAnswer(node("sidecar-not-injected", "D"), [sig("webhook.missing", "critical", "cluster")])).toMatchObject({ answer: "No" });
@@ -30,7 +40,9 @@ describe("suggested answers", () => {
     // What a sealed OpenBao raises on the demo cluster: every plugin fails too. OpenBao's own, more specific
     // tree still comes before "API server will not start", which asks about more of those signals.
     const all = ["openbao.sealed", "kms.plugin.unhealthy", "apiserver.kms-providers.failing", "kms.decrypt.errors"];
-    expect(suggestRunbooks(getCatalog().runbooks, [{ id: "openbao-sealed" }, { id: "kms-plugin-unavailable" }], all)[0].id).toBe("openbao-sealed-or-unreachable");
+    expect(suggestRunbooks(getCatalog().runbooks, [{ id: "openbao-sealed" }, { id: "kms-plugin-unavailable" }], all)[0].id).toBe(
+      "openbao-sealed-or-unreachable",
+    );
     expect(suggestRunbooks(getCatalog().runbooks, [], [])).toEqual([]);
   });
 });

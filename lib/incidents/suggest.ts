@@ -20,7 +20,8 @@ export function suggestAnswer(node: RunbookNode, signals: Pick<Signal, "id" | "s
   if (seen.length === 0) return undefined;
   const firing = seen.filter((s) => s.state === "critical" || s.state === "warning");
   const evidence = (firing.length ? firing : seen).slice(0, 10).map((s) => ({ subject: s.subject, state: s.state, detail: s.detail, evidence: s.evidence }));
-  if (firing.length > 0) return { answer: node.next[0].label!, signal: node.signal, state: firing.some((s) => s.state === "critical") ? "critical" : "warning", evidence };
+  if (firing.length > 0)
+    return { answer: node.next[0].label!, signal: node.signal, state: firing.some((s) => s.state === "critical") ? "critical" : "warning", evidence };
   if (seen.every((s) => s.state === "ok")) return { answer: node.next[1].label!, signal: node.signal, state: "ok", evidence };
   return undefined;
 }

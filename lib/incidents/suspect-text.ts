@@ -4,7 +4,9 @@ import type { FailureMode } from "@/lib/catalog/schema";
 // is across the catalog: "token expired" points at the JWT entry, "permission denied" at the socket one.
 
 const STOP = new Set(
-  "the and for not but are was were has have had with from this that into than then them they its it's can cannot does did done will would should could been being when what which while where who why how all any each per via out off one two use used uses using only also more most less such other same some very just over under after before about again there their here plugin plugins kms api server node nodes error errors code desc rpc unavailable connection health report reports reported status statu check checks fail fails failed failing dial unix sock var run answer answers".split(" "),
+  "the and for not but are was were has have had with from this that into than then them they its it's can cannot does did done will would should could been being when what which while where who why how all any each per via out off one two use used uses using only also more most less such other same some very just over under after before about again there their here plugin plugins kms api server node nodes error errors code desc rpc unavailable connection health report reports reported status statu check checks fail fails failed failing dial unix sock var run answer answers".split(
+    " ",
+  ),
 );
 
 export interface TextIndex {

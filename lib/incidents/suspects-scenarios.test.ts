@@ -38,7 +38,11 @@ describe("suspects for the demo cluster's scenarios", () => {
       await settledPoll(sim.entry);
       const active = health.signals.filter((s) => s.state !== "ok");
       if (active.length === 0) continue;
-      const ranked = rankSuspects({ active: active.map((s) => ({ signal: s.id, subject: s.subject, state: s.state, detail: s.detail })), entries: getCatalog().entries, limit: 100 });
+      const ranked = rankSuspects({
+        active: active.map((s) => ({ signal: s.id, subject: s.subject, state: s.state, detail: s.detail })),
+        entries: getCatalog().entries,
+        limit: 100,
+      });
       ranks[scenario.catalog!] = ranked.findIndex((r) => r.id === scenario.catalog);
     }
     expect(Object.fromEntries(FIRST.map((id) => [id, ranks[id]]))).toEqual(Object.fromEntries(FIRST.map((id) => [id, 0])));

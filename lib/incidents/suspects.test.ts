@@ -35,10 +35,16 @@ describe("suspects", () => {
 
   it("lets the detail's words separate failure modes that share their signals", () => {
     const active = (detail: string) => [{ signal: "kms.plugin.unhealthy", subject: "master-0/1", state: "critical", detail }];
-    const socket = rankSuspects({ active: active("dial unix /var/run/kmsplugin/kms-1.sock: connect: no such file or directory (plugin unit not started yet)"), entries: entries() });
+    const socket = rankSuspects({
+      active: active("dial unix /var/run/kmsplugin/kms-1.sock: connect: no such file or directory (plugin unit not started yet)"),
+      entries: entries(),
+    });
     expect(socket[0].id).toBe("kms-systemd-ordering-wrong");
     expect(socket[0].reason).toMatch(/the detail says "[^"]+"/);
-    const oidc = rankSuspects({ active: active("openbao: permission denied: error validating token: fetching keys oidc: get keys failed"), entries: entries() });
+    const oidc = rankSuspects({
+      active: active("openbao: permission denied: error validating token: fetching keys oidc: get keys failed"),
+      entries: entries(),
+    });
     expect(oidc[0].id).toBe("jwks-or-oidc-discovery-unreachable");
   });
 

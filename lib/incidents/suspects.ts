@@ -38,7 +38,12 @@ export interface SuspectInput {
 const STATE_WEIGHT: Record<string, number> = { critical: 1, warning: 0.7, unknown: 0.3 };
 const STARTUP_WEIGHT = { yes: 0.6, possible: 0.3, "affected-data": 0.2, no: 0 } as const;
 const DATA_LOSS_WEIGHT = { yes: 0.4, possible: 0.2, "confidentiality-loss": 0.2, no: 0 } as const;
-const STARTUP_TEXT = { yes: "blocks API-server start-up", possible: "may block API-server start-up", "affected-data": "blocks start-up for the affected data", no: "" } as const;
+const STARTUP_TEXT = {
+  yes: "blocks API-server start-up",
+  possible: "may block API-server start-up",
+  "affected-data": "blocks start-up for the affected data",
+  no: "",
+} as const;
 const DATA_LOSS_TEXT = { yes: "data-loss risk", possible: "possible data loss", "confidentiality-loss": "confidentiality loss", no: "" } as const;
 /** Detail words alone must say this much before they make an entry a suspect without a matching signal. */
 const TEXT_ONLY_THRESHOLD = 6;
@@ -77,7 +82,12 @@ export function rankSuspects({ active, linked = [], entries, limit = 10 }: Suspe
     const text = rankText(index, mode.id, details);
     if (matched.length === 0 && linkedBy.length === 0 && text.score < TEXT_ONLY_THRESHOLD) continue;
     const signalScore = matched.reduce((sum, s) => sum + rarity(s) * bySignal.get(s)!.weight, 0);
-    const score = (linkedBy.length > 0 ? 100 : 0) + 2 * signalScore + TEXT_WEIGHT * text.score + STARTUP_WEIGHT[mode.startupBlock.level] + DATA_LOSS_WEIGHT[mode.dataLoss.level];
+    const score =
+      (linkedBy.length > 0 ? 100 : 0) +
+      2 * signalScore +
+      TEXT_WEIGHT * text.score +
+      STARTUP_WEIGHT[mode.startupBlock.level] +
+      DATA_LOSS_WEIGHT[mode.dataLoss.level];
     const reasons = [
       linkedBy.length > 0 ? `named by the alert ${linkedBy.join(", ")}` : "",
       matched.length > 0 ? `detected by ${matched.map((s) => `${s} (active on ${listSubjects(bySignal.get(s)!.subjects)})`).join(" and ")}` : "",
@@ -85,7 +95,16 @@ export function rankSuspects({ active, linked = [], entries, limit = 10 }: Suspe
       STARTUP_TEXT[mode.startupBlock.level],
       DATA_LOSS_TEXT[mode.dataLoss.level],
     ].filter(Boolean);
-    suspects.push({ id: mode.id, title: mode.title, score: Math.round(score * 100) / 100, reason: reasons.join("; "), signals: matched, startupBlock: mode.startupBlock.level, dataLoss: mode.dataLoss.level, linkedBy });
+    suspects.push({
+      id: mode.id,
+      title: mode.title,
+      score: Math.round(score * 100) / 100,
+      reason: reasons.join("; "),
+      signals: matched,
+      startupBlock: mode.startupBlock.level,
+      dataLoss: mode.dataLoss.level,
+      linkedBy,
+    });
   }
   return suspects.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)).slice(0, limit);
 }

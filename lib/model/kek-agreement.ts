@@ -17,9 +17,7 @@ export function checkKekAgreement(cells: readonly KmsCell[]): KmsAgreement[] {
     .sort(([a], [b]) => compareNatural(b, a))
     .map(([keyID, keks]) => ({
       keyID,
-      kekIDs: [...keks.entries()]
-        .sort(([a], [b]) => compareNatural(a, b))
-        .map(([kekID, nodes]) => ({ kekID, nodes: [...nodes].sort(compareNatural) })),
+      kekIDs: [...keks.entries()].sort(([a], [b]) => compareNatural(a, b)).map(([kekID, nodes]) => ({ kekID, nodes: [...nodes].sort(compareNatural) })),
       agree: keks.size <= 1,
     }));
 }

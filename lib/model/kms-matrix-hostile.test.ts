@@ -69,9 +69,7 @@ describe("buildKmsMatrix on unreadable reporter messages", () => {
       "keyID=2 kekID=kek-7c41e0 status=unreachable lastChecked=2026-08-20T10:14:41Z detail=dial unix /var/run/kmsplugin/kms-2.sock: connect: no such file";
     const matrix = matrixOf(cr);
     expect(matrix.cells[0]).toMatchObject({ node: "master-0", keyID: "2", reported: "error", status: "error" });
-    expect(matrix.rollup.reasons[0]).toBe(
-      "master-0: keyID 2 (kekID kek-7c41e0) error: dial unix /var/run/kmsplugin/kms-2.sock: connect: no such file",
-    );
+    expect(matrix.rollup.reasons[0]).toBe("master-0: keyID 2 (kekID kek-7c41e0) error: dial unix /var/run/kmsplugin/kms-2.sock: connect: no such file");
   });
 
   it("treats a valid but empty list like no report: alive, probing nothing", () => {
@@ -141,7 +139,11 @@ describe("buildKmsMatrix on repeated entries and odd settings", () => {
   });
 
   it("merges a node listed twice: control plane if either says so, the earliest firstSeen", () => {
-    const nodes = [...masters(), { name: "master-3", controlPlane: false, firstSeen: "2026-08-20T10:14:30Z" }, { name: "master-3", controlPlane: true, firstSeen: "2026-08-20T10:00:00Z" }];
+    const nodes = [
+      ...masters(),
+      { name: "master-3", controlPlane: false, firstSeen: "2026-08-20T10:14:30Z" },
+      { name: "master-3", controlPlane: true, firstSeen: "2026-08-20T10:00:00Z" },
+    ];
     const matrix = matrixOf(conditionCr(), { nodes });
     expect(matrix.rows.find((r) => r.node === "master-3")).toMatchObject({ controlPlane: true, state: "unknown", firstSeen: "2026-08-20T10:00:00Z" });
     expect(matrix.notes).toEqual(["node master-3 is listed more than once; merged"]);

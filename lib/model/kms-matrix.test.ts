@@ -3,7 +3,6 @@ import { conditionCr, masters, matrixOf, NOW, reporter, typedCr } from "@/test/k
 import { buildKmsMatrix, type KmsNode } from "./kms-matrix";
 import { readOperatorStatus } from "@/lib/sources/kube/read-operator-status";
 
-
 const STALE_REASON = "master-2: report stale: lastChecked 2026-08-20T10:11:37Z is 203s old (threshold 120s)";
 
 describe("buildKmsMatrix on the condition-design CR at the reference time", () => {

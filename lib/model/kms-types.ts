@@ -88,4 +88,3 @@ export interface KmsMatrix {
   hasReports: boolean;
   notes: string[];
 }
-

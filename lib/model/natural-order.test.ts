@@ -13,11 +13,7 @@ describe("compareNatural", () => {
   });
 
   it("handles numbers too long for a double, and stays total on ties", () => {
-    expect(["100000000000000000001", "100000000000000000000", "9"].sort(compareNatural)).toEqual([
-      "9",
-      "100000000000000000000",
-      "100000000000000000001",
-    ]);
+    expect(["100000000000000000001", "100000000000000000000", "9"].sort(compareNatural)).toEqual(["9", "100000000000000000000", "100000000000000000001"]);
     expect(compareNatural("01", "1")).not.toBe(0);
     expect(compareNatural("a", "a")).toBe(0);
     expect(compareNatural("", "a")).toBeLessThan(0);

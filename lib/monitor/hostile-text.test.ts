@@ -43,18 +43,35 @@ async function patchStatus(status: object): Promise<void> {
 describe("text from a hostile cluster", () => {
   it("opens the OpenBao incident and stores health while a report and a condition hold a NUL and a lone surrogate", async () => {
     setScenario(sim.server.cluster, "openbao-sealed", true);
-    const cr = sim.server.cluster.object("operator.openshift.io", "kubeapiservers", "cluster") as { status: { conditions: { type: string; message?: string }[] } };
+    const cr = sim.server.cluster.object("operator.openshift.io", "kubeapiservers", "cluster") as {
+      status: { conditions: { type: string; message?: string }[] };
+    };
     const conditions = cr.status.conditions.map((c) => (c.type === "NodeControllerDegraded" ? { ...c, message: `All master nodes are ready ${HOSTILE}` } : c));
     await patchStatus({
       conditions,
-      encryptionStatus: { healthReports: [{ nodeName: "master-0", keyID: "1", remoteKeyID: "kms-key:v1", status: "Unhealthy", lastCheckedTime: new Date().toISOString(), detail: `openbao: ${HOSTILE}` }] },
+      encryptionStatus: {
+        healthReports: [
+          {
+            nodeName: "master-0",
+            keyID: "1",
+            remoteKeyID: "kms-key:v1",
+            status: "Unhealthy",
+            lastCheckedTime: new Date().toISOString(),
+            detail: `openbao: ${HOSTILE}`,
+          },
+        ],
+      },
     });
     const config = parseRulesConfig({ openAfterObservations: 2, openAfterSeconds: 3600 });
     const memo = sim.entry.memo;
     const opened: number[] = [];
     let health;
     for (let round = 0; round < 3; round++) {
-      health = await pollUntil(sim.entry, (h) => h.signals.some((s) => s.id === "openbao.sealed" && s.state === "critical") && JSON.stringify(h).includes("by "), "the sealed, hostile round");
+      health = await pollUntil(
+        sim.entry,
+        (h) => h.signals.some((s) => s.id === "openbao.sealed" && s.state === "critical") && JSON.stringify(h).includes("by "),
+        "the sealed, hostile round",
+      );
       await persistRound(prisma, health, sim.entry.sources, memo, new Date());
       opened.push(...(await applyRound(prisma, health.name, health.signals, new Date(), config)).opened);
     }
@@ -82,11 +99,19 @@ describe("text from a hostile cluster", () => {
   it("shows a signal the database refuses as a problem of that signal on the health it serves, and stores the rest", async () => {
     // A reporter names a node 8,000 incompressible characters long: no character is wrong, but PostgreSQL's index refuses it.
     const huge = randomBytes(6000).toString("base64");
-    await patchStatus({ encryptionStatus: { healthReports: [{ nodeName: huge, keyID: "1", remoteKeyID: "kms-key:v1", status: "Unhealthy", lastCheckedTime: new Date().toISOString(), detail: "plugin down" }] } });
+    await patchStatus({
+      encryptionStatus: {
+        healthReports: [
+          { nodeName: huge, keyID: "1", remoteKeyID: "kms-key:v1", status: "Unhealthy", lastCheckedTime: new Date().toISOString(), detail: "plugin down" },
+        ],
+      },
+    });
     const health = await pollUntil(sim.entry, (h) => h.signals.some((s) => s.subject.includes(huge)), "the signal about the huge node");
     await persistRound(prisma, health, sim.entry.sources, sim.entry.memo, new Date());
     const after = await pollOnce(sim.entry);
-    expect(after.refused).toEqual([expect.objectContaining({ stage: "store", unit: expect.stringMatching(/…\[clipped\]$/), reason: expect.stringMatching(/index row size/) })]);
+    expect(after.refused).toEqual([
+      expect.objectContaining({ stage: "store", unit: expect.stringMatching(/…\[clipped\]$/), reason: expect.stringMatching(/index row size/) }),
+    ]);
     const others = await prisma.signalState.count({ where: { cluster: "demo", NOT: { subject: { contains: huge } } } });
     expect(others).toBe(after.signals.filter((s) => !s.subject.includes(huge)).length);
   }, 60_000);

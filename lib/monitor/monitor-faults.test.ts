@@ -13,7 +13,8 @@ import { pollOnce } from "./monitor";
 
 let sim: SimMonitor;
 const requests: { at: number; url: string }[] = [];
-const listen = () => (sim.server as unknown as { server: Server }).server.on("request", (req: IncomingMessage) => requests.push({ at: Date.now(), url: req.url ?? "" }));
+const listen = () =>
+  (sim.server as unknown as { server: Server }).server.on("request", (req: IncomingMessage) => requests.push({ at: Date.now(), url: req.url ?? "" }));
 
 beforeAll(async () => {
   sim = await startSimMonitor();
@@ -33,14 +34,22 @@ describe("monitor under API faults", () => {
     server.faults.resetWatches();
     const from = Date.now();
     const rounds: Health[] = [];
-    const throttled = await pollUntil(entry, (h) => (rounds.push(h), ["kubeapiserver", "nodes", "readyz", "kmsProviders"].every((n) => source(h, n)?.throttled)), "throttled sources");
+    const throttled = await pollUntil(
+      entry,
+      (h) => (rounds.push(h), ["kubeapiserver", "nodes", "readyz", "kmsProviders"].every((n) => source(h, n)?.throttled)),
+      "throttled sources",
+    );
     while (Date.now() - from < 3500) {
       rounds.push(await pollOnce(entry));
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(rounds.filter((h) => /unreachable/.test(h.summary.line)).map((h) => h.summary.line)).toEqual([]);
     expect(rounds.flatMap((h) => h.sources.filter((s) => !s.up && s.name !== "metrics").map((s) => `${s.name}: ${s.lastError}`))).toEqual([]);
-    expect(source(throttled, "kubeapiserver")).toMatchObject({ up: true, throttled: { status: 429, retryAfterSeconds: 3 }, lastError: expect.stringMatching(/429 Too many requests/) });
+    expect(source(throttled, "kubeapiserver")).toMatchObject({
+      up: true,
+      throttled: { status: 429, retryAfterSeconds: 3 },
+      lastError: expect.stringMatching(/429 Too many requests/),
+    });
     expect(throttled.matrix?.cells).toHaveLength(3); // the last-known matrix stays on the page
     // About 35 rounds in 3.5 s, yet /readyz was asked at most once per Retry-After.
     expect(requests.filter((r) => r.at >= from && r.url.startsWith("/readyz")).length).toBeLessThanOrEqual(2);
@@ -49,7 +58,12 @@ describe("monitor under API faults", () => {
 
     setScenario(server.cluster, "kms-plugin-unavailable", true, { node: "master-0" });
     server.faults.clear();
-    const after = await pollUntil(entry, (h) => h.summary.state === "degraded" && h.sources.every((s) => !s.throttled), "the change made while throttled, and no source throttled", 8000);
+    const after = await pollUntil(
+      entry,
+      (h) => h.summary.state === "degraded" && h.sources.every((s) => !s.throttled),
+      "the change made while throttled, and no source throttled",
+      8000,
+    );
     expect(after.matrix?.cells.find((c) => c.node === "master-0")?.status).toBe("error");
     setScenario(server.cluster, "kms-plugin-unavailable", false);
     await pollUntil(entry, (h) => h.summary.state === "ok", "healthy again");

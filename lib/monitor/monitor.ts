@@ -57,7 +57,6 @@ function monitors(): Map<string, Monitored> {
   return store[KEY];
 }
 
-
 export async function pollOnce(entry: Monitored, now: () => Date = () => new Date()): Promise<ClusterHealth> {
   // One connection per monitor; built again after a round the API server did not answer (a rotated
   // kubeconfig). The watches ask for it each time they list or reconnect.
@@ -98,8 +97,20 @@ function cleanIntake<T extends Partial<Sources>>(entry: Monitored, sources: T): 
 
 /** Health from the entry's sources as they are, published to pages (pushed when it changed). */
 function publish(entry: Monitored, at: Date): ClusterHealth {
-  const refused = [...[...entry.memo.refused.values()].map((r) => ({ ...r, stage: "store" as const })), ...(entry.judgeRefused ?? []).map((r) => ({ ...r, stage: "judge" as const }))];
-  entry.health = composeClusterHealth({ name: entry.target.cluster.name, simulated: entry.simulated, intervalSeconds: entry.target.cluster.intervalSeconds, sources: entry.sources, now: at, prometheusNote: entry.target.prometheusNote, cleaned: entry.intake?.notes, refused });
+  const refused = [
+    ...[...entry.memo.refused.values()].map((r) => ({ ...r, stage: "store" as const })),
+    ...(entry.judgeRefused ?? []).map((r) => ({ ...r, stage: "judge" as const })),
+  ];
+  entry.health = composeClusterHealth({
+    name: entry.target.cluster.name,
+    simulated: entry.simulated,
+    intervalSeconds: entry.target.cluster.intervalSeconds,
+    sources: entry.sources,
+    now: at,
+    prometheusNote: entry.target.prometheusNote,
+    cleaned: entry.intake?.notes,
+    refused,
+  });
   if (monitors().get(entry.target.cluster.name) === entry) publishHealth(entry.health);
   return entry.health;
 }
@@ -132,7 +143,9 @@ export function startMonitor(target: CollectTarget, opts: { simulated: boolean; 
   registerCluster(target.cluster.name, entry.role);
   const url = loadEnv().DATABASE_URL;
   const lock = url
-    ? createClusterLock(url, target.cluster.name, (error) => console.error(`[faultline] monitor ${target.cluster.name}: lost the monitor lock (${error.message}); retrying`))
+    ? createClusterLock(url, target.cluster.name, (error) =>
+        console.error(`[faultline] monitor ${target.cluster.name}: lost the monitor lock (${error.message}); retrying`),
+      )
     : undefined;
   map.set(target.cluster.name, entry);
   let running = false;
@@ -212,7 +225,14 @@ async function commit(entry: Monitored, round: boolean): Promise<CommittedRound 
 
 /** Prisma's messages start with a blank line and the call site; the reason is the last line. */
 function lastLine(message: string): string {
-  return message.split("\n").map((l) => l.trim()).filter(Boolean).pop()?.slice(0, 300) ?? "unknown error";
+  return (
+    message
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .pop()
+      ?.slice(0, 300) ?? "unknown error"
+  );
 }
 
 /**

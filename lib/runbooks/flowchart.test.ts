@@ -24,11 +24,20 @@ describe("flowchart parser", () => {
     );
     expect(issues).toEqual([]);
     expect(chart!.nodes.map((n) => [n.id, n.shape, n.line])).toEqual([
-      ["A", "step", 2], ["B", "question", 2], ["B1", "step", 3], ["C", "question", 4], ["C1", "step", 5], ["D", "step", 6],
+      ["A", "step", 2],
+      ["B", "question", 2],
+      ["B1", "step", 3],
+      ["C", "question", 4],
+      ["C1", "step", 5],
+      ["D", "step", 6],
     ]);
     expect(chart!.nodes[1].label).toBe("Is cloudtaser.io/inject: true<br/>on the pod template?");
     expect(chart!.edges.map((e) => [e.from, e.to, e.label ?? null])).toEqual([
-      ["A", "B", null], ["B", "B1", "No"], ["B", "C", "Yes"], ["C", "C1", "Yes"], ["C", "D", "No"],
+      ["A", "B", null],
+      ["B", "B1", "No"],
+      ["B", "C", "Yes"],
+      ["C", "C1", "Yes"],
+      ["C", "D", "No"],
     ]);
     expect(chart!.decorations).toEqual(["style B1 fill:#2d5016,color:#fff"]);
   });

@@ -46,7 +46,10 @@ const EDGE = /^(?:-->|==>|-\.->)(?:\|([^|]*)\|)?/;
 const TEXT_EDGE = /^--\s+([^-][^>]*?)\s+-->/;
 
 class LineError extends Error {
-  constructor(message: string, readonly nodeId?: string) {
+  constructor(
+    message: string,
+    readonly nodeId?: string,
+  ) {
     super(message);
   }
 }

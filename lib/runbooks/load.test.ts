@@ -6,23 +6,34 @@ import { dependencyFlowchart, DEPENDENCY_DIAGRAM_ID } from "@/lib/catalog/depend
 
 const catalog = loadCatalog();
 const SEED_TREES = [
-  "sidecar-not-injected", "wrapper-fails-to-start", "secrets-not-in-memory", "protection-score-zero",
-  "ebpf-agent-errors", "vault-auth-failing", "s3-proxy-encryption-errors",
+  "sidecar-not-injected",
+  "wrapper-fails-to-start",
+  "secrets-not-in-memory",
+  "protection-score-zero",
+  "ebpf-agent-errors",
+  "vault-auth-failing",
+  "s3-proxy-encryption-errors",
 ];
 
 describe("the shipped runbooks", () => {
   it("include all seven trees of seed 004 and the KMS trees", () => {
     const ids = catalog.runbooks.map((r) => r.id);
     for (const id of SEED_TREES) expect(ids).toContain(id);
-    for (const id of ["kms-apiserver-wont-start", "kms-plugin-unhealthy", "openbao-sealed-or-unreachable", "transit-key-problems", "kms-auth-failing", "kms-decrypt-errors", "encryption-scope-migration"]) {
+    for (const id of [
+      "kms-apiserver-wont-start",
+      "kms-plugin-unhealthy",
+      "openbao-sealed-or-unreachable",
+      "transit-key-problems",
+      "kms-auth-failing",
+      "kms-decrypt-errors",
+      "encryption-scope-migration",
+    ]) {
       expect(ids).toContain(id);
     }
   });
 
   it("end, for every failure mode of seed 000, in a leaf that links to it", () => {
-    const linkedFromLeaves = new Set(
-      catalog.runbooks.flatMap((r) => r.nodes.filter((n) => n.next.length === 0).flatMap((n) => n.catalog)),
-    );
+    const linkedFromLeaves = new Set(catalog.runbooks.flatMap((r) => r.nodes.filter((n) => n.next.length === 0).flatMap((n) => n.catalog)));
     const missing = catalog.entries.filter((e) => e.source.seed === "000" && !linkedFromLeaves.has(e.id)).map((e) => e.id);
     expect(missing).toEqual([]);
   });
@@ -56,7 +67,9 @@ describe("catalog:check on a broken runbook", () => {
   const FILE = "runbooks/sidecar-not-injected.yaml";
 
   it("rejects a cycle with the line of the edge that closes it", () => {
-    const copy = brokenCatalog(FILE, (t) => t.replace("  F -->|No| G[Check operator logs for errors]", "  F -->|No| G[Check operator logs for errors]\n  G --> B"));
+    const copy = brokenCatalog(FILE, (t) =>
+      t.replace("  F -->|No| G[Check operator logs for errors]", "  F -->|No| G[Check operator logs for errors]\n  G --> B"),
+    );
     cleanup = copy.cleanup;
     const line = lineOf(copy.root, FILE, "  G --> B");
     expect(catalogErrors(copy.root)).toContain(`catalog/${FILE}:${line}: sidecar-not-injected: cycle: G --> B leads back to a step already on the path`);
@@ -72,10 +85,14 @@ describe("catalog:check on a broken runbook", () => {
   });
 
   it("rejects step details for a node that does not exist, and links that resolve nowhere", () => {
-    const copy = brokenCatalog(FILE, (t) => t.replace(/\n  E1:\n/, "\n  Z9:\n    text: A step nobody drew.\n  E1:\n").replace("catalog: [webhook-unreachable-ignore]", "catalog: [webhook-on-fire]"));
+    const copy = brokenCatalog(FILE, (t) =>
+      t.replace(/\n  E1:\n/, "\n  Z9:\n    text: A step nobody drew.\n  E1:\n").replace("catalog: [webhook-unreachable-ignore]", "catalog: [webhook-on-fire]"),
+    );
     cleanup = copy.cleanup;
     const errors = catalogErrors(copy.root).join("\n");
-    expect(errors).toContain(`catalog/${FILE}:${lineOf(copy.root, FILE, "  Z9:")}: sidecar-not-injected: steps.Z9 describes a node that is not in the flowchart`);
+    expect(errors).toContain(
+      `catalog/${FILE}:${lineOf(copy.root, FILE, "  Z9:")}: sidecar-not-injected: steps.Z9 describes a node that is not in the flowchart`,
+    );
     expect(errors).toContain('catalog entry "webhook-on-fire" does not exist');
   });
 });

@@ -89,13 +89,19 @@ export function loadRunbooks(dir: string, read: ReadSource, targets: LinkTargets
   for (const { input, source } of loaded) {
     for (const [id, step] of Object.entries(input.steps)) {
       step.runbooks.forEach((r, j) => {
-        if (!ids.has(r)) issues.push({ file: source.file, line: source.lineOf(["steps", id, "runbooks", j]), message: `${input.id}: steps.${id}: runbook "${r}" does not exist` });
+        if (!ids.has(r))
+          issues.push({
+            file: source.file,
+            line: source.lineOf(["steps", id, "runbooks", j]),
+            message: `${input.id}: steps.${id}: runbook "${r}" does not exist`,
+          });
       });
     }
   }
   const seen = new Map<string, string>();
   for (const { runbook, source } of loaded) {
-    if (seen.has(runbook.id)) issues.push({ file: source.file, line: source.lineOf(["id"]), message: `duplicate runbook id "${runbook.id}" (also in ${seen.get(runbook.id)})` });
+    if (seen.has(runbook.id))
+      issues.push({ file: source.file, line: source.lineOf(["id"]), message: `duplicate runbook id "${runbook.id}" (also in ${seen.get(runbook.id)})` });
     seen.set(runbook.id, source.file);
   }
   return loaded.map((l) => l.runbook);

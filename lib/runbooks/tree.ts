@@ -68,7 +68,11 @@ export function checkTree({ chart, leafKinds }: TreeCheckInput): FlowIssue[] {
         issues.push({ line: node.line, message: `question ${node.id} needs at least two answers; a step with one way on is written ${node.id}[...]` });
       }
       const unlabelled = out.filter((e) => !e.label);
-      for (const edge of unlabelled) issues.push({ line: edge.line, message: `answer ${edge.from} --> ${edge.to} of question ${node.id} has no label; write ${edge.from} -->|Yes| ${edge.to}` });
+      for (const edge of unlabelled)
+        issues.push({
+          line: edge.line,
+          message: `answer ${edge.from} --> ${edge.to} of question ${node.id} has no label; write ${edge.from} -->|Yes| ${edge.to}`,
+        });
       const seen = new Map<string, number>();
       for (const edge of out) {
         if (!edge.label) continue;
@@ -77,7 +81,10 @@ export function checkTree({ chart, leafKinds }: TreeCheckInput): FlowIssue[] {
         seen.set(key, edge.line);
       }
     } else if (out.length > 1) {
-      issues.push({ line: node.line, message: `step ${node.id} has ${out.length} ways on; a branching step must be a question ${node.id}{...} with labelled answers` });
+      issues.push({
+        line: node.line,
+        message: `step ${node.id} has ${out.length} ways on; a branching step must be a question ${node.id}{...} with labelled answers`,
+      });
     }
     if (out.length === 0) {
       const kind = leafKinds.get(node.id);

@@ -24,8 +24,18 @@ describe("walking a runbook", () => {
   });
 
   it("answers Yes and No with y and n, other answers with numbers", () => {
-    expect(answerKeys([{ label: "No", to: "X" }, { label: "Yes", to: "Y" }])).toEqual(["n", "y"]);
-    expect(answerKeys([{ label: "JWT", to: "X" }, { label: "Certificate", to: "Y" }])).toEqual(["1", "2"]);
+    expect(
+      answerKeys([
+        { label: "No", to: "X" },
+        { label: "Yes", to: "Y" },
+      ]),
+    ).toEqual(["n", "y"]);
+    expect(
+      answerKeys([
+        { label: "JWT", to: "X" },
+        { label: "Certificate", to: "Y" },
+      ]),
+    ).toEqual(["1", "2"]);
   });
 
   it("lists every step once for the print view, start first", () => {

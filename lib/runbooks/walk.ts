@@ -17,7 +17,10 @@ export interface CheckedPath {
 
 /** Keeps the longest valid prefix of a requested path; an empty request starts at the root. */
 export function checkPath(runbook: Pick<Runbook, "nodes" | "root">, requested: string | undefined | null): CheckedPath {
-  const ids = (requested ?? "").split(PATH_SEPARATOR).map((s) => s.trim()).filter(Boolean);
+  const ids = (requested ?? "")
+    .split(PATH_SEPARATOR)
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (ids.length === 0) return { path: [runbook.root] };
   const nodes = nodeMap(runbook);
   if (ids[0] !== runbook.root) return { path: [runbook.root], problem: `the path must start at ${runbook.root}, not ${ids[0]}` };

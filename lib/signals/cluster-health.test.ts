@@ -16,8 +16,10 @@ const report = (node: string, status: "healthy" | "error", detail?: string) => (
   message: JSON.stringify([{ keyID: "1", ...(status === "healthy" ? { kekID: "kek-1" } : {}), status, lastChecked: checked, ...(detail ? { detail } : {}) }]),
 });
 const cr = (kind: string, conditions: unknown[]) => ({ apiVersion: "operator.openshift.io/v1", kind, metadata: { name: "cluster" }, status: { conditions } });
-const up = <T,>(name: string, value: T) => ({ name, up: true, lastSuccess: checked, value });
-const nodes = ["master-0", "master-1", "master-2"].map((name) => ({ metadata: { name, labels: { "node-role.kubernetes.io/master": "" }, creationTimestamp: "2026-11-01T00:00:00Z" } }));
+const up = <T>(name: string, value: T) => ({ name, up: true, lastSuccess: checked, value });
+const nodes = ["master-0", "master-1", "master-2"].map((name) => ({
+  metadata: { name, labels: { "node-role.kubernetes.io/master": "" }, creationTimestamp: "2026-11-01T00:00:00Z" },
+}));
 const healthy = ["master-0", "master-1", "master-2"].map((n) => report(n, "healthy"));
 
 function compose(extra: Partial<Sources>) {
@@ -33,11 +35,20 @@ function compose(extra: Partial<Sources>) {
 describe("one KMS matrix per API-server CR", () => {
   it("degrades the rollup for an unhealthy openshift-apiserver plugin even while the kube-apiserver is healthy", () => {
     const h = compose({
-      openshiftapiserver: up("openshiftapiserver", cr("OpenShiftAPIServer", [report("master-0", "healthy"), report("master-1", "error", "dial unix /var/run/kmsplugin/kms-1.sock: connect: connection refused")])),
+      openshiftapiserver: up(
+        "openshiftapiserver",
+        cr("OpenShiftAPIServer", [
+          report("master-0", "healthy"),
+          report("master-1", "error", "dial unix /var/run/kmsplugin/kms-1.sock: connect: connection refused"),
+        ]),
+      ),
       authentication: up("authentication", cr("Authentication", [report("master-0", "healthy")])),
     });
     expect(h.matrix?.rollup.degraded).toBe(false);
-    expect(h.serverMatrices.map((m) => [m.server, m.matrix.rollup.degraded])).toEqual([["openshift-apiserver", true], ["oauth-apiserver", false]]);
+    expect(h.serverMatrices.map((m) => [m.server, m.matrix.rollup.degraded])).toEqual([
+      ["openshift-apiserver", true],
+      ["oauth-apiserver", false],
+    ]);
     expect(h.summary).toMatchObject({ state: "degraded", line: expect.stringMatching(/^openshift-apiserver: master-1: keyID 1/) });
     const critical = h.signals.filter((s) => s.state === "critical");
     expect(critical.map((s) => `${s.id} ${s.subject}`)).toEqual(["kms.plugin.unhealthy openshift-apiserver master-1/1"]);

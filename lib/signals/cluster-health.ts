@@ -18,7 +18,16 @@ export interface ClusterHealth {
   simulated: boolean;
   checkedAt: string;
   intervalSeconds: number;
-  sources: { name: string; up: boolean; lastSuccess?: string; downSince?: string; lastError?: string; watch?: SourceState["watch"]; throttled?: SourceState["throttled"]; cleaned?: string }[];
+  sources: {
+    name: string;
+    up: boolean;
+    lastSuccess?: string;
+    downSince?: string;
+    lastError?: string;
+    watch?: SourceState["watch"];
+    throttled?: SourceState["throttled"];
+    cleaned?: string;
+  }[];
   /** Signals and sources that failed alone: stored or judged by the incident rules they could not be; the rest were. */
   refused?: (Refusal & { stage: "store" | "judge" })[];
   /** The kube-apiserver's node x plugin matrix (kubeapiservers CR): the one that blocks API-server start-up. */
@@ -80,14 +89,21 @@ export function composeClusterHealth(input: ComposeInput): ClusterHealth {
   const { sources, now } = input;
   const cr = sources.kubeapiserver?.value;
   const nodes = nodesOf(sources.nodes?.value);
-  const matrix = cr ? buildKmsMatrix({ now, intervalSeconds: input.intervalSeconds, sources: [{ source: "kubeapiservers", view: readOperatorStatus(cr) }], nodes }) : undefined;
+  const matrix = cr
+    ? buildKmsMatrix({ now, intervalSeconds: input.intervalSeconds, sources: [{ source: "kubeapiservers", view: readOperatorStatus(cr) }], nodes })
+    : undefined;
   // The aggregated API servers run as Deployment replicas, not on every control-plane node, so no node
   // is expected to report before it has: their matrices judge staleness and orphans, not cold start.
   const replicaNodes = nodes.map((n) => ({ ...n, controlPlane: false }));
   const serverMatrices = AGGREGATED.flatMap(({ server, cr: plural, source }) => {
     const object = sources[source]?.value;
     if (!object) return [];
-    const m = buildKmsMatrix({ now, intervalSeconds: input.intervalSeconds, sources: [{ source: plural, view: readOperatorStatus(object) }], nodes: replicaNodes });
+    const m = buildKmsMatrix({
+      now,
+      intervalSeconds: input.intervalSeconds,
+      sources: [{ source: plural, view: readOperatorStatus(object) }],
+      nodes: replicaNodes,
+    });
     return m.hasReports ? [{ server, cr: plural, matrix: m }] : [];
   });
   const kms = sources.kmsProviders?.value;
@@ -95,7 +111,8 @@ export function composeClusterHealth(input: ComposeInput): ClusterHealth {
   const openbao: OpenBaoInput | undefined = bao ? ("unreachable" in bao ? bao : parseOpenBaoHealth(bao.status, bao.body)) : undefined;
   const transitRaw = sources.transit?.value;
   // Only a 200 or a 404 says anything about the key; a sealed or failing OpenBao leaves it unknown.
-  const transit: TransitInput | undefined = transitRaw && (transitRaw.status === 200 || transitRaw.status === 404) ? parseTransitKey(transitRaw.body) : undefined;
+  const transit: TransitInput | undefined =
+    transitRaw && (transitRaw.status === 200 || transitRaw.status === 404) ? parseTransitKey(transitRaw.body) : undefined;
   const webhookRaw = sources.webhook?.value;
   const signals = deriveSignals({
     now,
@@ -130,18 +147,32 @@ export function composeClusterHealth(input: ComposeInput): ClusterHealth {
       ? { state: "unknown", line: `cluster API unreachable since ${sources.kubeapiserver?.downSince}; showing the last known state` }
       : rollupDegraded
         ? { state: "degraded", line: `${reasons[0]}${reasons.length > 1 ? ` (+${reasons.length - 1} more)` : ""}` }
-        : { state: "ok", line: `${matrix.rows.filter((r) => r.present).length} nodes, ${matrix.cells.length + serverMatrices.reduce((n, m) => n + m.matrix.cells.length, 0)} plugin reports healthy and fresh` };
+        : {
+            state: "ok",
+            line: `${matrix.rows.filter((r) => r.present).length} nodes, ${matrix.cells.length + serverMatrices.reduce((n, m) => n + m.matrix.cells.length, 0)} plugin reports healthy and fresh`,
+          };
   return {
     name: input.name,
     simulated: input.simulated,
     checkedAt: now.toISOString(),
     intervalSeconds: input.intervalSeconds,
-    sources: Object.values(sources).map((s) => ({ name: s!.name, up: s!.up, lastSuccess: s!.lastSuccess, downSince: s!.downSince, lastError: s!.lastError, ...(s!.watch ? { watch: s!.watch } : {}), ...(s!.throttled ? { throttled: s!.throttled } : {}), ...(input.cleaned?.get(s!.name) ? { cleaned: input.cleaned.get(s!.name) } : {}) })),
+    sources: Object.values(sources).map((s) => ({
+      name: s!.name,
+      up: s!.up,
+      lastSuccess: s!.lastSuccess,
+      downSince: s!.downSince,
+      lastError: s!.lastError,
+      ...(s!.watch ? { watch: s!.watch } : {}),
+      ...(s!.throttled ? { throttled: s!.throttled } : {}),
+      ...(input.cleaned?.get(s!.name) ? { cleaned: input.cleaned.get(s!.name) } : {}),
+    })),
     matrix,
     serverMatrices,
     reasons,
     metrics: sources.metrics?.value,
-    metricsNote: sources.metrics?.value ? undefined : (input.prometheusNote ?? "no Prometheus configured for this cluster (prometheus.url in the clusters file)"),
+    metricsNote: sources.metrics?.value
+      ? undefined
+      : (input.prometheusNote ?? "no Prometheus configured for this cluster (prometheus.url in the clusters file)"),
     clusterOperator,
     disagreement,
     signals,

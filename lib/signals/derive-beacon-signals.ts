@@ -12,13 +12,30 @@ const DETAIL_LIMIT = 300;
 export function deriveBeaconSignals(input: BeaconInput): Signal[] {
   if ("unreachable" in input) {
     return [
-      createSignal("beacon.unreachable", SUBJECT, "unknown", `the bridge's health endpoint does not answer (${clipLine(input.error, DETAIL_LIMIT)}): the beacon's state is not known`, input, {
-        kind: "bridge-unreachable",
-        fields: { error: input.error },
-      }),
+      createSignal(
+        "beacon.unreachable",
+        SUBJECT,
+        "unknown",
+        `the bridge's health endpoint does not answer (${clipLine(input.error, DETAIL_LIMIT)}): the beacon's state is not known`,
+        input,
+        {
+          kind: "bridge-unreachable",
+          fields: { error: input.error },
+        },
+      ),
     ];
   }
-  const said = clipLine(typeof input.body === "string" ? input.body.trim().split("\n")[0] ?? "" : "", DETAIL_LIMIT);
-  if (input.status >= 200 && input.status < 300) return [createSignal("beacon.unreachable", SUBJECT, "ok", `the bridge reaches the beacon (HTTP ${input.status})`, input)];
-  return [createSignal("beacon.unreachable", SUBJECT, "critical", `the bridge cannot reach the beacon: HTTP ${input.status}${said ? `, "${said}"` : ""}`, { status: input.status, body: said }, { kind: "beacon-unreachable", fields: { httpStatus: input.status, said } })];
+  const said = clipLine(typeof input.body === "string" ? (input.body.trim().split("\n")[0] ?? "") : "", DETAIL_LIMIT);
+  if (input.status >= 200 && input.status < 300)
+    return [createSignal("beacon.unreachable", SUBJECT, "ok", `the bridge reaches the beacon (HTTP ${input.status})`, input)];
+  return [
+    createSignal(
+      "beacon.unreachable",
+      SUBJECT,
+      "critical",
+      `the bridge cannot reach the beacon: HTTP ${input.status}${said ? `, "${said}"` : ""}`,
+      { status: input.status, body: said },
+      { kind: "beacon-unreachable", fields: { httpStatus: input.status, said } },
+    ),
+  ];
 }

@@ -22,21 +22,35 @@ export function deriveKmsMatrixSignals(matrix: KmsMatrix): Signal[] {
     const { raw, error, source } = row.unparseable;
     const kept = clipText(raw, EVIDENCE_RAW_LIMIT);
     signals.push(
-      createSignal("kms.plugin.unhealthy", row.node, "unknown", `health message on ${source} is unparseable: ${clipLine(error ?? "unknown error", REASON_DETAIL_LIMIT)}`, {
-        node: row.node,
-        source,
-        ...(error ? { error } : {}),
-        raw: kept.text,
-        ...(kept.clipped ? { truncated: true, rawLength: raw.length } : {}),
-      }, { kind: "report-unparseable", fields: { node: row.node, source, error: error ?? null } }),
+      createSignal(
+        "kms.plugin.unhealthy",
+        row.node,
+        "unknown",
+        `health message on ${source} is unparseable: ${clipLine(error ?? "unknown error", REASON_DETAIL_LIMIT)}`,
+        {
+          node: row.node,
+          source,
+          ...(error ? { error } : {}),
+          raw: kept.text,
+          ...(kept.clipped ? { truncated: true, rawLength: raw.length } : {}),
+        },
+        { kind: "report-unparseable", fields: { node: row.node, source, error: error ?? null } },
+      ),
     );
   }
   for (const item of matrix.unreadable) {
     signals.push(
-      createSignal("kms.plugin.unhealthy", item.source, "unknown", `health report unreadable: ${clipLine(describeReadProblem(item.problem), REASON_DETAIL_LIMIT)}`, item, {
-        kind: "report-unreadable",
-        fields: { source: item.source, reason: item.problem.kind, at: item.problem.subject },
-      }),
+      createSignal(
+        "kms.plugin.unhealthy",
+        item.source,
+        "unknown",
+        `health report unreadable: ${clipLine(describeReadProblem(item.problem), REASON_DETAIL_LIMIT)}`,
+        item,
+        {
+          kind: "report-unreadable",
+          fields: { source: item.source, reason: item.problem.kind, at: item.problem.subject },
+        },
+      ),
     );
   }
 
@@ -48,10 +62,17 @@ export function deriveKmsMatrixSignals(matrix: KmsMatrix): Signal[] {
       if (stale) signals.push(stale);
     } else {
       signals.push(
-        createSignal("kms.report.orphaned", row.node, "warning", `${row.node} is not in the cluster but still has ${own.length} KMS health report(s); excluded from the rollup`, { row, cells: own }, {
-          kind: "report-orphaned",
-          fields: { node: row.node, reports: own.length },
-        }),
+        createSignal(
+          "kms.report.orphaned",
+          row.node,
+          "warning",
+          `${row.node} is not in the cluster but still has ${own.length} KMS health report(s); excluded from the rollup`,
+          { row, cells: own },
+          {
+            kind: "report-orphaned",
+            fields: { node: row.node, reports: own.length },
+          },
+        ),
       );
     }
     if (row.present && own.length > 0) signals.push(describeSkew(row.node, own, matrix.futureSkewSeconds));
@@ -62,10 +83,17 @@ export function deriveKmsMatrixSignals(matrix: KmsMatrix): Signal[] {
     signals.push(
       entry.agree
         ? createSignal("kms.kek.disagreement", `keyID ${entry.keyID}`, "ok", `all fresh reports agree: ${detail}`, entry)
-        : createSignal("kms.kek.disagreement", `keyID ${entry.keyID}`, "critical", `nodes disagree on the KEK: ${detail}; do not rotate until they agree`, entry, {
-            kind: "kek-disagreement",
-            fields: { keyID: entry.keyID, kekIDs: entry.kekIDs.map((k) => k.kekID).join(", "), count: entry.kekIDs.length },
-          }),
+        : createSignal(
+            "kms.kek.disagreement",
+            `keyID ${entry.keyID}`,
+            "critical",
+            `nodes disagree on the KEK: ${detail}; do not rotate until they agree`,
+            entry,
+            {
+              kind: "kek-disagreement",
+              fields: { keyID: entry.keyID, kekIDs: entry.kekIDs.map((k) => k.kekID).join(", "), count: entry.kekIDs.length },
+            },
+          ),
     );
   }
 
@@ -73,10 +101,17 @@ export function deriveKmsMatrixSignals(matrix: KmsMatrix): Signal[] {
     const { migration } = matrix;
     signals.push(
       migration.inProgress
-        ? createSignal("kms.migration.in-progress", "cluster", "warning", `keyIDs ${migration.keyIDs.join(" and ")} reported at once: a KMS-to-KMS migration is under way`, migration, {
-            kind: "kms-migration",
-            fields: { keyIDs: migration.keyIDs.join(", "), count: migration.keyIDs.length },
-          })
+        ? createSignal(
+            "kms.migration.in-progress",
+            "cluster",
+            "warning",
+            `keyIDs ${migration.keyIDs.join(" and ")} reported at once: a KMS-to-KMS migration is under way`,
+            migration,
+            {
+              kind: "kms-migration",
+              fields: { keyIDs: migration.keyIDs.join(", "), count: migration.keyIDs.length },
+            },
+          )
         : createSignal("kms.migration.in-progress", "cluster", "ok", `one keyID reported: ${migration.keyIDs.join("")}`, migration),
     );
   }
@@ -106,17 +141,37 @@ function describeStaleness(row: KmsRow, own: KmsCell[], threshold: string, thres
   if (stale.length > 0) {
     const newest = stale.reduce((best, c) => (c.ageSeconds < best.ageSeconds ? c : best));
     const which = stale.length === own.length ? "report" : `keyID ${stale.map((c) => c.keyID).join(", ")} report`;
-    return createSignal("kms.report.stale", row.node, "warning", `${which} stale: lastChecked ${newest.lastChecked} is ${newest.ageSeconds}s old (${threshold})`, evidence, {
-      kind: "report-stale",
-      fields: { node: row.node, keyIDs: stale.length === own.length ? null : stale.map((c) => c.keyID).join(", "), lastChecked: newest.lastChecked, ageSeconds: newest.ageSeconds, thresholdSeconds },
-    });
+    return createSignal(
+      "kms.report.stale",
+      row.node,
+      "warning",
+      `${which} stale: lastChecked ${newest.lastChecked} is ${newest.ageSeconds}s old (${threshold})`,
+      evidence,
+      {
+        kind: "report-stale",
+        fields: {
+          node: row.node,
+          keyIDs: stale.length === own.length ? null : stale.map((c) => c.keyID).join(", "),
+          lastChecked: newest.lastChecked,
+          ageSeconds: newest.ageSeconds,
+          thresholdSeconds,
+        },
+      },
+    );
   }
   if (own.length > 0) return createSignal("kms.report.stale", row.node, "ok", `reporting; lastChecked ${row.lastChecked}`, evidence);
   if (row.state === "unknown") {
-    return createSignal("kms.report.stale", row.node, "warning", `no KMS health report since the node was first seen at ${row.firstSeen} (${threshold})`, evidence, {
-      kind: "report-missing",
-      fields: { node: row.node, firstSeen: row.firstSeen ?? null, thresholdSeconds },
-    });
+    return createSignal(
+      "kms.report.stale",
+      row.node,
+      "warning",
+      `no KMS health report since the node was first seen at ${row.firstSeen} (${threshold})`,
+      evidence,
+      {
+        kind: "report-missing",
+        fields: { node: row.node, firstSeen: row.firstSeen ?? null, thresholdSeconds },
+      },
+    );
   }
   if (row.state === "not-yet-observed") {
     return createSignal("kms.report.stale", row.node, "unknown", "not yet observed: the node's reporter has not written a report yet (cold start)", evidence, {
@@ -130,7 +185,8 @@ function describeStaleness(row: KmsRow, own: KmsCell[], threshold: string, thres
 
 function describeSkew(node: string, own: KmsCell[], skewSeconds: number): Signal {
   const future = own.filter((c) => c.future);
-  if (future.length === 0) return createSignal("kms.report.clock-skew", node, "ok", `no report ahead of the observer's clock by more than ${skewSeconds}s`, { futureCells: [] });
+  if (future.length === 0)
+    return createSignal("kms.report.clock-skew", node, "ok", `no report ahead of the observer's clock by more than ${skewSeconds}s`, { futureCells: [] });
   const worst = future.reduce((a, c) => (c.ageSeconds < a.ageSeconds ? c : a));
   return createSignal(
     "kms.report.clock-skew",
@@ -147,15 +203,34 @@ export function deriveKmsProvidersSignals(checks: readonly { node: string; healt
     if (health.ok) return createSignal("apiserver.kms-providers.failing", node, "ok", "kms-providers check passes", health);
     if (health.httpStatus === 500) {
       const failing = health.providers.map((p) => `${p.name}${p.error ? `: ${p.error}` : ""}`).join("; ");
-      return createSignal("apiserver.kms-providers.failing", node, "critical", `kms-providers check fails: ${clipLine(failing || health.problem || "no provider named", REASON_DETAIL_LIMIT)}`, health, {
-        kind: "kms-providers-failing",
-        fields: { node, httpStatus: health.httpStatus, providers: health.providers.map((p) => p.name).join(", "), error: health.providers[0]?.error ?? health.problem ?? null },
-      });
+      return createSignal(
+        "apiserver.kms-providers.failing",
+        node,
+        "critical",
+        `kms-providers check fails: ${clipLine(failing || health.problem || "no provider named", REASON_DETAIL_LIMIT)}`,
+        health,
+        {
+          kind: "kms-providers-failing",
+          fields: {
+            node,
+            httpStatus: health.httpStatus,
+            providers: health.providers.map((p) => p.name).join(", "),
+            error: health.providers[0]?.error ?? health.problem ?? null,
+          },
+        },
+      );
     }
     // 404 or another code says nothing about the plugins, only that the check was not where expected.
-    return createSignal("apiserver.kms-providers.failing", node, "unknown", clipLine(health.problem ?? `HTTP ${health.httpStatus}`, REASON_DETAIL_LIMIT), health, {
-      kind: "kms-providers-unexpected-answer",
-      fields: { node, httpStatus: health.httpStatus, problem: health.problem ?? null },
-    });
+    return createSignal(
+      "apiserver.kms-providers.failing",
+      node,
+      "unknown",
+      clipLine(health.problem ?? `HTTP ${health.httpStatus}`, REASON_DETAIL_LIMIT),
+      health,
+      {
+        kind: "kms-providers-unexpected-answer",
+        fields: { node, httpStatus: health.httpStatus, problem: health.problem ?? null },
+      },
+    );
   });
 }

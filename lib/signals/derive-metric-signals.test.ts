@@ -15,7 +15,13 @@ describe("deriveMetricSignals on a healthy cluster", () => {
     expect(notOk(signals)).toEqual([]);
     const count = (id: string) => signals.filter((s) => s.id === id).length;
     // 3 nodes × 2 providers, plus the "prometheus" line; key_id also per plugin; TTL and breaker per plugin.
-    expect([count("kms.latency.high"), count("kms.decrypt.errors"), count("kms.keyid.flapping"), count("kms.auth.ttl-low"), count("kms.plugin.unhealthy")]).toEqual([7, 7, 10, 4, 3]);
+    expect([
+      count("kms.latency.high"),
+      count("kms.decrypt.errors"),
+      count("kms.keyid.flapping"),
+      count("kms.auth.ttl-low"),
+      count("kms.plugin.unhealthy"),
+    ]).toEqual([7, 7, 10, 4, 3]);
     expect(pick(signals, "kms.latency.high", "master-0/1_secrets")?.detail).toBe("Status p99 1 ms, Encrypt p99 1 ms, Decrypt p99 1 ms (warning at 100 ms)");
     expect(pick(signals, "kms.decrypt.errors", "master-0/1_secrets")?.detail).toBe("no failed decrypts in 5m (0.5/s calls)");
     expect(pick(signals, "kms.auth.ttl-low", "master-1/1")?.detail).toBe("token valid for 32 days; client certificate valid for 90 days");
@@ -27,7 +33,10 @@ describe("deriveMetricSignals on a healthy cluster", () => {
 describe("KMS call latency", () => {
   it("warns above 100 ms and is critical from 1 s, naming the slow method", () => {
     const warning = pick(deriveMetricSignals(setSampleValue(sampleKmsMetrics(), "latencyP99", decrypt, 0.18), NOW), "kms.latency.high", "master-2/1_secrets");
-    expect(warning).toMatchObject({ state: "warning", detail: "Status p99 1 ms, Encrypt p99 1 ms, Decrypt p99 180 ms: above 100 ms; Transit answers in milliseconds when healthy" });
+    expect(warning).toMatchObject({
+      state: "warning",
+      detail: "Status p99 1 ms, Encrypt p99 1 ms, Decrypt p99 180 ms: above 100 ms; Transit answers in milliseconds when healthy",
+    });
     const critical = pick(deriveMetricSignals(setSampleValue(sampleKmsMetrics(), "latencyP99", decrypt, 1.2), NOW), "kms.latency.high", "master-2/1_secrets");
     expect(critical?.state).toBe("critical");
     expect(critical?.detail).toContain("Decrypt p99 1.2 s: at or above 1 s, close to the API server's 3 s KMS timeout");
@@ -38,7 +47,10 @@ describe("KMS call latency", () => {
     expect(inf).toMatchObject({ state: "critical" });
     expect(inf?.detail).toContain("Decrypt p99 beyond the largest histogram bucket");
     const idle = setSampleValue(sampleKmsMetrics(), "latencyP99", { node: "master-2", provider_name: "1_secrets" }, "NaN");
-    expect(pick(deriveMetricSignals(idle, NOW), "kms.latency.high", "master-2/1_secrets")).toMatchObject({ state: "unknown", detail: "no KMS calls in the last 5m to measure" });
+    expect(pick(deriveMetricSignals(idle, NOW), "kms.latency.high", "master-2/1_secrets")).toMatchObject({
+      state: "unknown",
+      detail: "no KMS calls in the last 5m to measure",
+    });
     const negative = pick(deriveMetricSignals(setSampleValue(sampleKmsMetrics(), "latencyP99", decrypt, -3), NOW), "kms.latency.high", "master-2/1_secrets");
     expect(negative?.state).toBe("unknown");
   });
@@ -52,7 +64,10 @@ describe("decrypt errors", () => {
       detail: "Decrypt failing: 0.01/s of 0.5/s (2%) over 5m; reads of encrypted objects fail",
     });
     const all = setSampleValue(sampleKmsMetrics(), "errorRate", decrypt, 0.5);
-    expect(pick(deriveMetricSignals(all, NOW), "kms.decrypt.errors", "master-2/1_secrets")).toMatchObject({ state: "critical", detail: expect.stringContaining("(100%)") });
+    expect(pick(deriveMetricSignals(all, NOW), "kms.decrypt.errors", "master-2/1_secrets")).toMatchObject({
+      state: "critical",
+      detail: expect.stringContaining("(100%)"),
+    });
     expect(pick(deriveMetricSignals(all, NOW), "kms.decrypt.errors", "master-1/1_secrets")?.state).toBe("ok");
   });
 
@@ -60,7 +75,10 @@ describe("decrypt errors", () => {
     const encrypt = setSampleValue(sampleKmsMetrics(), "errorRate", { ...decrypt, method: "Encrypt" }, 0.05);
     expect(pick(deriveMetricSignals(encrypt, NOW), "kms.decrypt.errors", "master-2/1_secrets")?.state).toBe("ok");
     const zero = setSampleValue(setSampleValue(sampleKmsMetrics(), "requestRate", decrypt, 0), "errorRate", decrypt, 0.2);
-    expect(pick(deriveMetricSignals(zero, NOW), "kms.decrypt.errors", "master-2/1_secrets")).toMatchObject({ state: "critical", detail: expect.stringContaining("(100%)") });
+    expect(pick(deriveMetricSignals(zero, NOW), "kms.decrypt.errors", "master-2/1_secrets")).toMatchObject({
+      state: "critical",
+      detail: expect.stringContaining("(100%)"),
+    });
   });
 
   it("is unknown for NaN or negative rates, never ok", () => {
@@ -73,17 +91,26 @@ describe("decrypt errors", () => {
 
 describe("key_id changes", () => {
   it("takes one change for a rotation, warns from two and is critical from four, for kube-apiserver and the plugin", () => {
-    const at = (n: number) => pick(deriveMetricSignals(setSampleValue(sampleKmsMetrics(), "keyIdChanges", { node: "master-0", provider_name: "1_secrets" }, n), NOW), "kms.keyid.flapping", "master-0/1_secrets");
+    const at = (n: number) =>
+      pick(
+        deriveMetricSignals(setSampleValue(sampleKmsMetrics(), "keyIdChanges", { node: "master-0", provider_name: "1_secrets" }, n), NOW),
+        "kms.keyid.flapping",
+        "master-0/1_secrets",
+      );
     expect(at(1)).toMatchObject({ state: "ok", detail: "Status key_id changed once in 15m (a rotation)" });
     expect(at(2)?.state).toBe("warning");
     expect(at(9)).toMatchObject({ state: "critical", detail: "Status key_id changed 9 times in 15m: flip-flopping between keys; pin the active key" });
     const plugin = setSampleValue(sampleKmsMetrics(), "pluginKeyIdChanges", { node: "master-1", key_id: "1" }, 5);
-    expect(pick(deriveMetricSignals(plugin, NOW), "kms.keyid.flapping", "master-1/1")).toMatchObject({ state: "critical", detail: expect.stringMatching(/^the plugin's key_id changed 5 times/) });
+    expect(pick(deriveMetricSignals(plugin, NOW), "kms.keyid.flapping", "master-1/1")).toMatchObject({
+      state: "critical",
+      detail: expect.stringMatching(/^the plugin's key_id changed 5 times/),
+    });
   });
 });
 
 describe("token and certificate TTL", () => {
-  const ttl = (name: "tokenTtl" | "certificateTtl", value: number | "NaN") => pick(deriveMetricSignals(setSampleValue(sampleKmsMetrics(), name, { node: "master-1", key_id: "1" }, value), NOW), "kms.auth.ttl-low", "master-1/1");
+  const ttl = (name: "tokenTtl" | "certificateTtl", value: number | "NaN") =>
+    pick(deriveMetricSignals(setSampleValue(sampleKmsMetrics(), name, { node: "master-1", key_id: "1" }, value), NOW), "kms.auth.ttl-low", "master-1/1");
 
   it("warns under 10 minutes, is critical at 2 minutes and at expiry, naming only what is short", () => {
     expect(ttl("tokenTtl", 300)).toMatchObject({ state: "warning", detail: "token expires in 5 min; renewal should have happened by now" });
@@ -103,16 +130,29 @@ describe("the plugin's circuit breaker", () => {
     const open = deriveMetricSignals(setSampleValue(sampleKmsMetrics(), "circuitBreaker", { node: "master-1", key_id: "1" }, 1), NOW);
     expect(pick(open, "kms.plugin.unhealthy", "master-1/1/circuit-breaker")?.state).toBe("critical");
     const odd = deriveMetricSignals(setSampleValue(sampleKmsMetrics(), "circuitBreaker", { node: "master-1", key_id: "1" }, 2), NOW);
-    expect(pick(odd, "kms.plugin.unhealthy", "master-1/1/circuit-breaker")).toMatchObject({ state: "unknown", detail: "circuit breaker state 2 is neither 0 (closed) nor 1 (open)" });
+    expect(pick(odd, "kms.plugin.unhealthy", "master-1/1/circuit-breaker")).toMatchObject({
+      state: "unknown",
+      detail: "circuit breaker state 2 is neither 0 (closed) nor 1 (open)",
+    });
   });
 });
 
 describe("writes through the identity provider", () => {
   it("is ok with no such series while kube-apiserver is scraped, and critical per node and resource for plaintext writes", () => {
-    expect(pick(deriveMetricSignals(sampleKmsMetrics(), NOW), "encryption.identity-fallback", "cluster")).toMatchObject({ state: "ok", detail: "no writes through the identity provider in 15m: new objects are encrypted" });
-    const plain = deriveMetricSignals(setSampleValue(sampleKmsMetrics(), "identityWrites", { instance: "master-1", node: "master-1", resource: "secrets" }, 7.2), NOW);
+    expect(pick(deriveMetricSignals(sampleKmsMetrics(), NOW), "encryption.identity-fallback", "cluster")).toMatchObject({
+      state: "ok",
+      detail: "no writes through the identity provider in 15m: new objects are encrypted",
+    });
+    const plain = deriveMetricSignals(
+      setSampleValue(sampleKmsMetrics(), "identityWrites", { instance: "master-1", node: "master-1", resource: "secrets" }, 7.2),
+      NOW,
+    );
     expect(plain.filter((s) => s.id === "encryption.identity-fallback").map((s) => [s.subject, s.state, s.detail])).toEqual([
-      ["master-1/secrets", "critical", "7 writes of secrets stored as plaintext (identity provider) in 15m: identity comes before the KMS provider; those objects stay unencrypted in etcd until rewritten"],
+      [
+        "master-1/secrets",
+        "critical",
+        "7 writes of secrets stored as plaintext (identity provider) in 15m: identity comes before the KMS provider; those objects stay unencrypted in etcd until rewritten",
+      ],
     ]);
   });
 
@@ -132,7 +172,11 @@ describe("when Prometheus cannot answer", () => {
   it("makes only the checks of the failed query unknown, with Prometheus' reason", () => {
     const signals = deriveMetricSignals(failing(sampleKmsMetrics(), "latencyP99", "Prometheus refused the query (HTTP 422, execution): query timed out"), NOW);
     expect(signals.filter((s) => s.id === "kms.latency.high")).toEqual([
-      expect.objectContaining({ subject: "prometheus", state: "unknown", detail: "Prometheus query failed (latencyP99: Prometheus refused the query (HTTP 422, execution): query timed out)" }),
+      expect.objectContaining({
+        subject: "prometheus",
+        state: "unknown",
+        detail: "Prometheus query failed (latencyP99: Prometheus refused the query (HTTP 422, execution): query timed out)",
+      }),
     ]);
     expect(notOk(signals)).toEqual(["kms.latency.high prometheus unknown"]);
   });
@@ -188,6 +232,9 @@ describe("hostile input", () => {
     expect(signals).toHaveLength(MAX_SUBJECTS_PER_CHECK + 1);
     expect(signals.filter((s) => s.state === "critical")).toHaveLength(1);
     expect(Math.max(...signals.map((s) => s.subject.length))).toBeLessThanOrEqual(81 + 1 + 4);
-    expect(pick(signals, "kms.auth.ttl-low", "prometheus")).toMatchObject({ state: "warning", detail: `answered for 5000 subjects; 4800 more subjects not listed (limit ${MAX_SUBJECTS_PER_CHECK})` });
+    expect(pick(signals, "kms.auth.ttl-low", "prometheus")).toMatchObject({
+      state: "warning",
+      detail: `answered for 5000 subjects; 4800 more subjects not listed (limit ${MAX_SUBJECTS_PER_CHECK})`,
+    });
   });
 });

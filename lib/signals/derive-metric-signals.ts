@@ -47,7 +47,12 @@ export function deriveMetricSignals(metrics: KmsMetrics, now: Date): Signal[] {
   if (Number.isFinite(age) && age <= STALE_AFTER_SECONDS) return signals;
   const why = Number.isFinite(age) ? `metrics are ${formatDuration(age)} old` : `metrics carry no valid time (${clipLine(String(metrics.at), 40)})`;
   const staleFacts = (s: Signal) => ({ ageSeconds: Number.isFinite(age) ? Math.round(age) : null, lastState: s.state, lastKind: s.problem?.kind ?? null });
-  return signals.map((s) => ({ ...s, state: "unknown", detail: clipLine(`${why}; last read: ${s.detail}`, DETAIL_LIMIT), problem: { kind: "metrics-stale", subject: s.subject, fields: staleFacts(s) } }));
+  return signals.map((s) => ({
+    ...s,
+    state: "unknown",
+    detail: clipLine(`${why}; last read: ${s.detail}`, DETAIL_LIMIT),
+    problem: { kind: "metrics-stale", subject: s.subject, fields: staleFacts(s) },
+  }));
 }
 
 /**
@@ -59,16 +64,45 @@ function check(metrics: KmsMetrics, id: SignalId, inputs: KmsMetricName[], deriv
   if (failed.length > 0) {
     const reasons = failed.map((name) => `${name}: ${(metrics.errors ?? []).find((e) => e.metric === name && e.query === "instant")?.message ?? "no answer"}`);
     const partial = independent && failed.length < inputs.length ? limit(derive()) : { signals: [], dropped: 0 };
-    return [...partial.signals, createSignal(id, PROMETHEUS, "unknown", clipLine(`Prometheus query failed (${reasons.join("; ")})`, DETAIL_LIMIT), { source: metrics.source, failed, errors: (metrics.errors ?? []).filter((e) => failed.includes(e.metric)) }, { kind: "prometheus-query-failed", fields: { metrics: failed.join(", "), error: reasons[0] } })];
+    return [
+      ...partial.signals,
+      createSignal(
+        id,
+        PROMETHEUS,
+        "unknown",
+        clipLine(`Prometheus query failed (${reasons.join("; ")})`, DETAIL_LIMIT),
+        { source: metrics.source, failed, errors: (metrics.errors ?? []).filter((e) => failed.includes(e.metric)) },
+        { kind: "prometheus-query-failed", fields: { metrics: failed.join(", "), error: reasons[0] } },
+      ),
+    ];
   }
   const { signals, dropped } = limit(derive());
   const series = inputs.reduce((n, name) => n + seriesOf(metrics, name).length, 0);
   if (signals.length === 0) {
-    return [createSignal(id, PROMETHEUS, "unknown", `no ${inputs.join(" or ")} series: is Prometheus scraping kube-apiserver and the KMS plugins?`, { source: metrics.source, series }, { kind: "prometheus-no-series", fields: { metrics: inputs.join(", ") } })];
+    return [
+      createSignal(
+        id,
+        PROMETHEUS,
+        "unknown",
+        `no ${inputs.join(" or ")} series: is Prometheus scraping kube-apiserver and the KMS plugins?`,
+        { source: metrics.source, series },
+        { kind: "prometheus-no-series", fields: { metrics: inputs.join(", ") } },
+      ),
+    ];
   }
   const more = dropped > 0 ? `; ${dropped} more subjects not listed (limit ${MAX_SUBJECTS_PER_CHECK})` : "";
   const worstDropped = dropped > 0 ? "warning" : "ok";
-  return [...signals, createSignal(id, PROMETHEUS, worstDropped, `answered for ${signals.length + dropped} subjects${more}`, { source: metrics.source, series, dropped }, whenNotOk(worstDropped, { kind: "subjects-over-limit", fields: { dropped, limit: MAX_SUBJECTS_PER_CHECK } }))];
+  return [
+    ...signals,
+    createSignal(
+      id,
+      PROMETHEUS,
+      worstDropped,
+      `answered for ${signals.length + dropped} subjects${more}`,
+      { source: metrics.source, series, dropped },
+      whenNotOk(worstDropped, { kind: "subjects-over-limit", fields: { dropped, limit: MAX_SUBJECTS_PER_CHECK } }),
+    ),
+  ];
 }
 
 function limit(signals: Signal[]): { signals: Signal[]; dropped: number } {
@@ -94,7 +128,8 @@ function groupBy(series: MetricSeries[], subject: (s: MetricSeries) => string): 
   return [...groups.entries()].sort(([a], [b]) => compareNatural(a, b));
 }
 
-const seriesOf = (metrics: KmsMetrics, name: KmsMetricName): MetricSeries[] => (metrics.metrics?.[name]?.series ?? []).filter((s) => s && typeof s.labels === "object" && s.labels !== null);
+const seriesOf = (metrics: KmsMetrics, name: KmsMetricName): MetricSeries[] =>
+  (metrics.metrics?.[name]?.series ?? []).filter((s) => s && typeof s.labels === "object" && s.labels !== null);
 const evidenceOf = (s: MetricSeries) => ({ labels: s.labels, value: s.value });
 
 function latencySignals(metrics: KmsMetrics): Signal[] {
@@ -103,7 +138,8 @@ function latencySignals(metrics: KmsMetrics): Signal[] {
     const judged = methods.map((s) => ({ s, v: fromMetricValue(s.value), state: latencyState(fromMetricValue(s.value)) }));
     const measured = judged.filter((j) => !Number.isNaN(j.v));
     const evidence = { series: methods.map(evidenceOf), warningSeconds: LATENCY_WARNING_SECONDS, criticalSeconds: LATENCY_CRITICAL_SECONDS };
-    if (measured.length === 0) return createSignal("kms.latency.high", subject, "unknown", "no KMS calls in the last 5m to measure", evidence, { kind: "latency-no-calls" });
+    if (measured.length === 0)
+      return createSignal("kms.latency.high", subject, "unknown", "no KMS calls in the last 5m to measure", evidence, { kind: "latency-no-calls" });
     const worst = worstOf(measured.map((j) => j.state));
     const list = measured.map((j) => `${j.s.labels.method ?? "?"} p99 ${formatSeconds(j.v)}`).join(", ");
     const detail =
@@ -113,7 +149,14 @@ function latencySignals(metrics: KmsMetrics): Signal[] {
           ? `${list}: not a latency`
           : `${list}: ${worst === "critical" ? `at or above ${formatSeconds(LATENCY_CRITICAL_SECONDS)}, close to the API server's 3 s KMS timeout` : `above ${formatSeconds(LATENCY_WARNING_SECONDS)}; Transit answers in milliseconds when healthy`}`;
     const slowest = Math.max(...measured.map((j) => j.v));
-    const latency = { kind: worst === "unknown" ? "latency-not-a-number" : "latency-high", fields: { p99Seconds: Number.isFinite(slowest) ? slowest : String(slowest), warningSeconds: LATENCY_WARNING_SECONDS, criticalSeconds: LATENCY_CRITICAL_SECONDS } };
+    const latency = {
+      kind: worst === "unknown" ? "latency-not-a-number" : "latency-high",
+      fields: {
+        p99Seconds: Number.isFinite(slowest) ? slowest : String(slowest),
+        warningSeconds: LATENCY_WARNING_SECONDS,
+        criticalSeconds: LATENCY_CRITICAL_SECONDS,
+      },
+    };
     return createSignal("kms.latency.high", subject, worst, clipLine(detail, DETAIL_LIMIT), evidence, whenNotOk(worst, latency));
   });
 }
@@ -133,11 +176,26 @@ function decryptErrorSignals(metrics: KmsMetrics): Signal[] {
     const all = fromMetricValue(total.value);
     const bad = failed ? fromMetricValue(failed.value) : 0;
     const evidence = { requests: evidenceOf(total), ...(failed ? { errors: evidenceOf(failed) } : {}), criticalRatio: DECRYPT_ERROR_RATIO_CRITICAL };
-    if (!isRate(all) || !isRate(bad)) return createSignal("kms.decrypt.errors", subject, "unknown", `decrypt rates are not numbers (${String(total.value)} calls/s, ${String(failed?.value ?? 0)} errors/s)`, evidence, { kind: "decrypt-rate-not-a-number" });
+    if (!isRate(all) || !isRate(bad))
+      return createSignal(
+        "kms.decrypt.errors",
+        subject,
+        "unknown",
+        `decrypt rates are not numbers (${String(total.value)} calls/s, ${String(failed?.value ?? 0)} errors/s)`,
+        evidence,
+        { kind: "decrypt-rate-not-a-number" },
+      );
     if (bad === 0) return createSignal("kms.decrypt.errors", subject, "ok", `no failed decrypts in 5m (${formatRate(all)} calls)`, evidence);
     const ratio = all > 0 ? Math.min(1, bad / all) : 1;
     const state = ratio >= DECRYPT_ERROR_RATIO_CRITICAL ? "critical" : "warning";
-    return createSignal("kms.decrypt.errors", subject, state, `Decrypt failing: ${formatRate(bad)} of ${formatRate(all)} (${Math.round(ratio * 100)}%) over 5m; reads of encrypted objects fail`, evidence, { kind: "decrypt-errors", fields: { errorsPerSecond: bad, callsPerSecond: all, ratio } });
+    return createSignal(
+      "kms.decrypt.errors",
+      subject,
+      state,
+      `Decrypt failing: ${formatRate(bad)} of ${formatRate(all)} (${Math.round(ratio * 100)}%) over 5m; reads of encrypted objects fail`,
+      evidence,
+      { kind: "decrypt-errors", fields: { errorsPerSecond: bad, callsPerSecond: all, ratio } },
+    );
   });
 }
 
@@ -147,11 +205,28 @@ function keyIdSignals(metrics: KmsMetrics): Signal[] {
   const judge = (subject: string, s: MetricSeries, whose: string): Signal => {
     const changes = fromMetricValue(s.value);
     const evidence = { ...evidenceOf(s), warningChanges: KEYID_CHANGES_WARNING, criticalChanges: KEYID_CHANGES_CRITICAL };
-    if (!Number.isFinite(changes) || changes < 0) return createSignal("kms.keyid.flapping", subject, "unknown", `${whose} key_id change count is not a number (${String(s.value)})`, evidence, { kind: "keyid-changes-not-a-number" });
+    if (!Number.isFinite(changes) || changes < 0)
+      return createSignal("kms.keyid.flapping", subject, "unknown", `${whose} key_id change count is not a number (${String(s.value)})`, evidence, {
+        kind: "keyid-changes-not-a-number",
+      });
     const n = Math.round(changes);
-    if (n < KEYID_CHANGES_WARNING) return createSignal("kms.keyid.flapping", subject, "ok", n === 0 ? `${whose} key_id steady for 15m` : `${whose} key_id changed once in 15m (a rotation)`, evidence);
+    if (n < KEYID_CHANGES_WARNING)
+      return createSignal(
+        "kms.keyid.flapping",
+        subject,
+        "ok",
+        n === 0 ? `${whose} key_id steady for 15m` : `${whose} key_id changed once in 15m (a rotation)`,
+        evidence,
+      );
     const state = n >= KEYID_CHANGES_CRITICAL ? "critical" : "warning";
-    return createSignal("kms.keyid.flapping", subject, state, `${whose} key_id changed ${n} times in 15m: flip-flopping between keys; pin the active key`, evidence, { kind: "keyid-flapping", fields: { changes: n, reporter: whose === "Status" ? "status" : "plugin" } });
+    return createSignal(
+      "kms.keyid.flapping",
+      subject,
+      state,
+      `${whose} key_id changed ${n} times in 15m: flip-flopping between keys; pin the active key`,
+      evidence,
+      { kind: "keyid-flapping", fields: { changes: n, reporter: whose === "Status" ? "status" : "plugin" } },
+    );
   };
   return [
     ...groupBy(seriesOf(metrics, "keyIdChanges"), providerSubject).map(([subject, [s]]) => judge(subject, s, "Status")),
@@ -166,12 +241,25 @@ function ttlSignals(metrics: KmsMetrics): Signal[] {
   return subjects.map((subject) => {
     const token = tokens.get(subject)?.[0];
     const cert = certs.get(subject)?.[0];
-    const parts = [token ? judgeTtl("token", token.value, false) : undefined, cert ? judgeTtl("client certificate", cert.value, true) : undefined].filter((p) => p !== undefined);
+    const parts = [token ? judgeTtl("token", token.value, false) : undefined, cert ? judgeTtl("client certificate", cert.value, true) : undefined].filter(
+      (p) => p !== undefined,
+    );
     const worst = worstOf(parts.map((p) => p.state));
     const shown = worst === "ok" ? parts : parts.filter((p) => p.state !== "ok");
-    const evidence = { ...(token ? { token: evidenceOf(token) } : {}), ...(cert ? { certificate: evidenceOf(cert) } : {}), warningSeconds: TTL_WARNING_SECONDS, criticalSeconds: TTL_CRITICAL_SECONDS };
-    const ttl = (v: MetricValue | undefined) => (v === undefined ? null : Number.isFinite(fromMetricValue(v)) ? fromMetricValue(v) : String(fromMetricValue(v)));
-    const facts = { tokenSeconds: ttl(token?.value ?? undefined), certificateSeconds: ttl(cert?.value ?? undefined), warningSeconds: TTL_WARNING_SECONDS, criticalSeconds: TTL_CRITICAL_SECONDS };
+    const evidence = {
+      ...(token ? { token: evidenceOf(token) } : {}),
+      ...(cert ? { certificate: evidenceOf(cert) } : {}),
+      warningSeconds: TTL_WARNING_SECONDS,
+      criticalSeconds: TTL_CRITICAL_SECONDS,
+    };
+    const ttl = (v: MetricValue | undefined) =>
+      v === undefined ? null : Number.isFinite(fromMetricValue(v)) ? fromMetricValue(v) : String(fromMetricValue(v));
+    const facts = {
+      tokenSeconds: ttl(token?.value ?? undefined),
+      certificateSeconds: ttl(cert?.value ?? undefined),
+      warningSeconds: TTL_WARNING_SECONDS,
+      criticalSeconds: TTL_CRITICAL_SECONDS,
+    };
     const problem = { kind: worst === "unknown" ? "auth-ttl-not-a-number" : "auth-ttl-low", fields: facts };
     return createSignal("kms.auth.ttl-low", subject, worst, clipLine(shown.map((p) => p.text).join("; "), DETAIL_LIMIT), evidence, whenNotOk(worst, problem));
   });
@@ -182,7 +270,8 @@ function judgeTtl(what: string, value: MetricValue | null, zeroMeansUnused: bool
   if (Number.isNaN(v)) return { state: "unknown", text: `${what} TTL is not a number` };
   // The plugin reports 0 for the certificate when certificate auth is not in use.
   if (zeroMeansUnused && v === 0) return { state: "ok", text: `${what} auth not in use` };
-  if (v <= 0) return { state: "critical", text: `${what} expired${v < 0 && Number.isFinite(v) ? ` ${formatDuration(-v)} ago` : ""}: the plugin cannot reach Transit` };
+  if (v <= 0)
+    return { state: "critical", text: `${what} expired${v < 0 && Number.isFinite(v) ? ` ${formatDuration(-v)} ago` : ""}: the plugin cannot reach Transit` };
   if (v <= TTL_CRITICAL_SECONDS) return { state: "critical", text: `${what} expires in ${formatDuration(v)}; renewal is failing` };
   if (v < TTL_WARNING_SECONDS) return { state: "warning", text: `${what} expires in ${formatDuration(v)}; renewal should have happened by now` };
   return { state: "ok", text: `${what} valid for ${Number.isFinite(v) ? formatDuration(v) : "ever"}` };
@@ -196,8 +285,23 @@ function breakerSignals(metrics: KmsMetrics): Signal[] {
       const subject = `${plugin}/circuit-breaker`;
       const v = fromMetricValue(s.value);
       if (v === 0) return createSignal("kms.plugin.unhealthy", subject, "ok", "circuit breaker closed", evidenceOf(s));
-      if (v === 1) return createSignal("kms.plugin.unhealthy", subject, "critical", "circuit breaker open: the plugin's Status probes keep failing, so it answers not-ok without asking OpenBao", evidenceOf(s), { kind: "plugin-circuit-breaker-open" });
-      return createSignal("kms.plugin.unhealthy", subject, "unknown", `circuit breaker state ${String(s.value)} is neither 0 (closed) nor 1 (open)`, evidenceOf(s), { kind: "circuit-breaker-state-unknown", fields: { value: String(s.value) } });
+      if (v === 1)
+        return createSignal(
+          "kms.plugin.unhealthy",
+          subject,
+          "critical",
+          "circuit breaker open: the plugin's Status probes keep failing, so it answers not-ok without asking OpenBao",
+          evidenceOf(s),
+          { kind: "plugin-circuit-breaker-open" },
+        );
+      return createSignal(
+        "kms.plugin.unhealthy",
+        subject,
+        "unknown",
+        `circuit breaker state ${String(s.value)} is neither 0 (closed) nor 1 (open)`,
+        evidenceOf(s),
+        { kind: "circuit-breaker-state-unknown", fields: { value: String(s.value) } },
+      );
     }),
   ).signals;
 }
@@ -212,24 +316,49 @@ function identitySignals(metrics: KmsMetrics): Signal[] {
   const metric = metrics.metrics?.identityWrites;
   if (!metric?.answered) {
     const reason = (metrics.errors ?? []).find((e) => e.metric === "identityWrites" && e.query === "instant")?.message ?? "no answer";
-    return [createSignal(id, "cluster", "unknown", clipLine(`Prometheus query failed (identityWrites: ${reason})`, DETAIL_LIMIT), { source: metrics.source }, { kind: "prometheus-query-failed", fields: { metrics: "identityWrites", error: reason } })];
+    return [
+      createSignal(
+        id,
+        "cluster",
+        "unknown",
+        clipLine(`Prometheus query failed (identityWrites: ${reason})`, DETAIL_LIMIT),
+        { source: metrics.source },
+        { kind: "prometheus-query-failed", fields: { metrics: "identityWrites", error: reason } },
+      ),
+    ];
   }
-  const firing = groupBy(seriesOf(metrics, "identityWrites"), (s) => `${nodeOf(s)}/${clipLabel(s.labels.resource) ?? "(no resource)"}`).filter(([, [s]]) => fromMetricValue(s.value) > 0);
+  const firing = groupBy(seriesOf(metrics, "identityWrites"), (s) => `${nodeOf(s)}/${clipLabel(s.labels.resource) ?? "(no resource)"}`).filter(
+    ([, [s]]) => fromMetricValue(s.value) > 0,
+  );
   if (firing.length === 0) {
     const scraped = seriesOf(metrics, "requestRate").length > 0 || seriesOf(metrics, "latencyP99").length > 0;
     return [
       scraped
         ? createSignal(id, "cluster", "ok", "no writes through the identity provider in 15m: new objects are encrypted", { source: metrics.source })
-        : createSignal(id, "cluster", "unknown", "no kube-apiserver series: is Prometheus scraping kube-apiserver?", { source: metrics.source }, { kind: "prometheus-no-series", fields: { metrics: "requestRate, latencyP99" } }),
+        : createSignal(
+            id,
+            "cluster",
+            "unknown",
+            "no kube-apiserver series: is Prometheus scraping kube-apiserver?",
+            { source: metrics.source },
+            { kind: "prometheus-no-series", fields: { metrics: "requestRate, latencyP99" } },
+          ),
     ];
   }
   return limit(
     firing.map(([subject, [s]]) => {
       const n = Math.round(fromMetricValue(s.value));
-      return createSignal(id, subject, "critical", `${n} write${n === 1 ? "" : "s"} of ${s.labels.resource ?? "objects"} stored as plaintext (identity provider) in 15m: identity comes before the KMS provider; those objects stay unencrypted in etcd until rewritten`, evidenceOf(s), {
-        kind: "identity-writes",
-        fields: { node: nodeOf(s), resource: s.labels.resource ?? null, writes: n },
-      });
+      return createSignal(
+        id,
+        subject,
+        "critical",
+        `${n} write${n === 1 ? "" : "s"} of ${s.labels.resource ?? "objects"} stored as plaintext (identity provider) in 15m: identity comes before the KMS provider; those objects stay unencrypted in etcd until rewritten`,
+        evidenceOf(s),
+        {
+          kind: "identity-writes",
+          fields: { node: nodeOf(s), resource: s.labels.resource ?? null, writes: n },
+        },
+      );
     }),
   ).signals;
 }

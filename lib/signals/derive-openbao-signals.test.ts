@@ -19,7 +19,12 @@ function transitKey(edit: (data: Record<string, unknown>) => void = () => undefi
 describe("deriveSignals from OpenBao sys/health fixtures", () => {
   it("503 sealed is critical, with the body as evidence", () => {
     const signals = openbao(503, "openbao-health-sealed-503.json");
-    expect(summary(signals)).toEqual({ "openbao.unreachable": "ok", "openbao.sealed": "critical", "openbao.uninitialized": "ok", "openbao.standby": "unknown" });
+    expect(summary(signals)).toEqual({
+      "openbao.unreachable": "ok",
+      "openbao.sealed": "critical",
+      "openbao.uninitialized": "ok",
+      "openbao.standby": "unknown",
+    });
     const sealed = signals.find((s) => s.id === "openbao.sealed");
     expect(sealed).toMatchObject({ subject: "openbao", detail: "sealed (HTTP 503): every KMS encrypt and decrypt fails until it is unsealed" });
     expect(sealed?.evidence).toMatchObject({ state: "sealed", httpStatus: 503, sealed: true, version: "2.6.2" });
@@ -43,7 +48,12 @@ describe("deriveSignals from OpenBao sys/health fixtures", () => {
 
   it("an unreachable endpoint is critical and leaves the other checks unknown", () => {
     const signals = deriveSignals({ now: NOW, openbao: { unreachable: true, error: "connect ECONNREFUSED 10.0.0.7:8200" } });
-    expect(summary(signals)).toEqual({ "openbao.unreachable": "critical", "openbao.sealed": "unknown", "openbao.uninitialized": "unknown", "openbao.standby": "unknown" });
+    expect(summary(signals)).toEqual({
+      "openbao.unreachable": "critical",
+      "openbao.sealed": "unknown",
+      "openbao.uninitialized": "unknown",
+      "openbao.standby": "unknown",
+    });
     expect(signals[0].detail).toBe("health endpoint unreachable: connect ECONNREFUSED 10.0.0.7:8200");
   });
 
@@ -91,7 +101,7 @@ describe("deriveSignals from the Transit key fixture", () => {
   });
 
   it("is missing when the key cannot be read, and missing when soft-deleted", () => {
-    const read = parseTransitKey({ errors: ["no handler for route \"transit/keys/k8s-kek\""] });
+    const read = parseTransitKey({ errors: ['no handler for route "transit/keys/k8s-kek"'] });
     const signals = deriveSignals({ now: NOW, transit: read.kind === "problem" ? { ...read, name: "k8s-kek" } : read });
     expect(summary(signals)).toEqual({
       "transit.key.missing": "critical",

@@ -8,7 +8,8 @@ import { createSignal, type ProblemOf, type Signal, type SignalId } from "./sign
 export type OpenBaoInput = OpenBaoHealth | { unreachable: true; error: string };
 
 /** A parsed Transit key plus the versions stored data still needs, or the reason it could not be read. */
-export type TransitInput = (TransitKey & { versionsInUse?: number[] }) | { kind: "problem"; problem: string; failure?: TransitKeyProblem["failure"]; name?: string };
+export type TransitInput =
+  (TransitKey & { versionsInUse?: number[] }) | { kind: "problem"; problem: string; failure?: TransitKeyProblem["failure"]; name?: string };
 
 const OPENBAO = "openbao";
 const DETAIL_LIMIT = 300;
@@ -18,7 +19,10 @@ export function deriveOpenBaoSignals(input: OpenBaoInput): Signal[] {
     const detail = `health endpoint unreachable: ${clipLine(input.error, DETAIL_LIMIT)}`;
     return [
       createSignal("openbao.unreachable", OPENBAO, "critical", detail, input, { kind: "openbao-unreachable", fields: { error: input.error } }),
-      ...unknowns(["openbao.sealed", "openbao.uninitialized", "openbao.standby"], OPENBAO, "OpenBao did not answer", input, { kind: "openbao-unreachable", fields: { error: input.error } }),
+      ...unknowns(["openbao.sealed", "openbao.uninitialized", "openbao.standby"], OPENBAO, "OpenBao did not answer", input, {
+        kind: "openbao-unreachable",
+        fields: { error: input.error },
+      }),
     ];
   }
   const health = input;
@@ -29,33 +33,71 @@ export function deriveOpenBaoSignals(input: OpenBaoInput): Signal[] {
   const facts = { httpStatus: health.httpStatus, state: health.state, problem: health.problem ?? null };
 
   if (health.state === "unexpected") {
-    signals.push(createSignal("openbao.unreachable", OPENBAO, "critical", `answers ${code}, which is not a sys/health status${problem}`, health, { kind: "openbao-unexpected-status", fields: facts }));
+    signals.push(
+      createSignal("openbao.unreachable", OPENBAO, "critical", `answers ${code}, which is not a sys/health status${problem}`, health, {
+        kind: "openbao-unexpected-status",
+        fields: facts,
+      }),
+    );
   } else if (health.state === "dr-secondary") {
-    signals.push(createSignal("openbao.unreachable", OPENBAO, "critical", `answers as a DR secondary (${code}), which serves no client requests${problem}`, health, { kind: "openbao-dr-secondary", fields: facts }));
+    signals.push(
+      createSignal("openbao.unreachable", OPENBAO, "critical", `answers as a DR secondary (${code}), which serves no client requests${problem}`, health, {
+        kind: "openbao-dr-secondary",
+        fields: facts,
+      }),
+    );
   } else {
     signals.push(createSignal("openbao.unreachable", OPENBAO, "ok", `answers ${code} (${health.state})`, health));
   }
 
   if (unanswered) signals.push(createSignal("openbao.sealed", OPENBAO, "unknown", unanswered, health, { kind: "openbao-unexpected-status", fields: facts }));
   else if (health.state === "sealed") {
-    signals.push(createSignal("openbao.sealed", OPENBAO, "critical", `sealed (${code}): every KMS encrypt and decrypt fails until it is unsealed${problem}`, health, { kind: "openbao-sealed", fields: facts }));
+    signals.push(
+      createSignal("openbao.sealed", OPENBAO, "critical", `sealed (${code}): every KMS encrypt and decrypt fails until it is unsealed${problem}`, health, {
+        kind: "openbao-sealed",
+        fields: facts,
+      }),
+    );
   } else if (health.state === "uninitialized") {
-    signals.push(createSignal("openbao.sealed", OPENBAO, "unknown", "not initialized, so there is nothing to unseal yet", health, { kind: "openbao-uninitialized", fields: facts }));
+    signals.push(
+      createSignal("openbao.sealed", OPENBAO, "unknown", "not initialized, so there is nothing to unseal yet", health, {
+        kind: "openbao-uninitialized",
+        fields: facts,
+      }),
+    );
   } else signals.push(createSignal("openbao.sealed", OPENBAO, "ok", `unsealed (${code})`, health));
 
-  if (unanswered) signals.push(createSignal("openbao.uninitialized", OPENBAO, "unknown", unanswered, health, { kind: "openbao-unexpected-status", fields: facts }));
+  if (unanswered)
+    signals.push(createSignal("openbao.uninitialized", OPENBAO, "unknown", unanswered, health, { kind: "openbao-unexpected-status", fields: facts }));
   else if (health.state === "uninitialized") {
-    signals.push(createSignal("openbao.uninitialized", OPENBAO, "critical", `not initialized (${code}): there are no keys to decrypt with${problem}`, health, { kind: "openbao-uninitialized", fields: facts }));
+    signals.push(
+      createSignal("openbao.uninitialized", OPENBAO, "critical", `not initialized (${code}): there are no keys to decrypt with${problem}`, health, {
+        kind: "openbao-uninitialized",
+        fields: facts,
+      }),
+    );
   } else signals.push(createSignal("openbao.uninitialized", OPENBAO, "ok", "initialized", health));
 
   if (health.state === "standby" || health.state === "perf-standby") {
     signals.push(
-      createSignal("openbao.standby", OPENBAO, "warning", `answers as a ${health.state} (${code}): expected on standbys, a problem if no node is active${problem}`, health, { kind: "openbao-standby", fields: facts }),
+      createSignal(
+        "openbao.standby",
+        OPENBAO,
+        "warning",
+        `answers as a ${health.state} (${code}): expected on standbys, a problem if no node is active${problem}`,
+        health,
+        { kind: "openbao-standby", fields: facts },
+      ),
     );
   } else if (health.state === "active") {
     signals.push(createSignal("openbao.standby", OPENBAO, "ok", `active (${code})`, health));
   } else {
-    signals.push(createSignal("openbao.standby", OPENBAO, "unknown", `${health.state} (${code}), so active or standby does not apply`, health, { kind: `openbao-${health.state}`, fields: facts }));
+    signals.push(
+      createSignal("openbao.standby", OPENBAO, "unknown", `${health.state} (${code}), so active or standby does not apply`, health, {
+        kind: `openbao-${health.state}`,
+        fields: facts,
+      }),
+    );
   }
   return signals;
 }
@@ -64,7 +106,10 @@ export function deriveTransitSignals(input: TransitInput): Signal[] {
   if (input.kind === "problem") {
     const subject = input.name ? `transit/${input.name}` : "transit";
     // OpenBao's own "no" (an errors list, as for a key that does not exist) is a missing key; anything else could not be read.
-    const unread = { kind: input.failure === "read-failed" ? "transit-key-missing" : "transit-key-unreadable", fields: { key: input.name ?? null, problem: input.problem } };
+    const unread = {
+      kind: input.failure === "read-failed" ? "transit-key-missing" : "transit-key-unreadable",
+      fields: { key: input.name ?? null, problem: input.problem },
+    };
     return [
       createSignal("transit.key.missing", subject, "critical", clipLine(input.problem, DETAIL_LIMIT), input, unread),
       ...unknowns(["transit.key.deletion-allowed", "transit.key.min-decryption-raised"], subject, "the Transit key could not be read", input, unread),
@@ -74,10 +119,20 @@ export function deriveTransitSignals(input: TransitInput): Signal[] {
   const subject = `transit/${key.name}`;
   const signals: Signal[] = [
     key.softDeleted
-      ? createSignal("transit.key.missing", subject, "critical", "the key is soft-deleted: no encrypt or decrypt until it is restored", key, { kind: "transit-key-soft-deleted", fields: { key: key.name } })
+      ? createSignal("transit.key.missing", subject, "critical", "the key is soft-deleted: no encrypt or decrypt until it is restored", key, {
+          kind: "transit-key-soft-deleted",
+          fields: { key: key.name },
+        })
       : createSignal("transit.key.missing", subject, "ok", `readable; latest version ${key.latestVersion}`, key),
     key.deletionAllowed
-      ? createSignal("transit.key.deletion-allowed", subject, "critical", "deletion_allowed is true: one DELETE destroys every KEK version and all data encrypted under it", key, { kind: "transit-key-deletion-allowed", fields: { key: key.name } })
+      ? createSignal(
+          "transit.key.deletion-allowed",
+          subject,
+          "critical",
+          "deletion_allowed is true: one DELETE destroys every KEK version and all data encrypted under it",
+          key,
+          { kind: "transit-key-deletion-allowed", fields: { key: key.name } },
+        )
       : createSignal("transit.key.deletion-allowed", subject, "ok", "deletion_allowed is false", key),
   ];
   if (key.versionsInUse) signals.push(checkVersionsInUse(key, key.versionsInUse, subject));
@@ -94,10 +149,18 @@ function checkVersionsInUse(key: TransitKey, inUse: number[], subject: string): 
   // A version below min_available_version has been trimmed: gone for good, not merely disabled.
   const gone = needed.filter((v) => !key.versions.includes(v));
   if (blocked.length === 0 && gone.length === 0) {
-    return createSignal("transit.key.min-decryption-raised", subject, "ok", `min_decryption_version ${key.minDecryptionVersion} is at or below every version in use (${needed.join(", ")})`, evidence);
+    return createSignal(
+      "transit.key.min-decryption-raised",
+      subject,
+      "ok",
+      `min_decryption_version ${key.minDecryptionVersion} is at or below every version in use (${needed.join(", ")})`,
+      evidence,
+    );
   }
   const parts = [
-    ...(blocked.length > 0 ? [`min_decryption_version ${key.minDecryptionVersion} is above version ${blocked.join(", ")} that stored data still needs, so those decrypts fail`] : []),
+    ...(blocked.length > 0
+      ? [`min_decryption_version ${key.minDecryptionVersion} is above version ${blocked.join(", ")} that stored data still needs, so those decrypts fail`]
+      : []),
     ...(gone.length > 0 ? [`version ${gone.join(", ")} is no longer in the key`] : []),
   ];
   return createSignal("transit.key.min-decryption-raised", subject, "critical", parts.join("; "), evidence, {

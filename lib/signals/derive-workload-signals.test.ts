@@ -18,7 +18,9 @@ describe("deriveSignals from the webhook fixture", () => {
       ["webhook.missing", "webhook", "ok"],
       ["webhook.ca.expiring", "inject.cloudtaser.io", "unknown"],
     ]);
-    expect(signals[1].detail).toMatch(/^caBundle expiry unknown: webhooks\[0\] \("inject\.cloudtaser\.io"\): certificate 1 of 1 is not a valid X\.509 certificate/);
+    expect(signals[1].detail).toMatch(
+      /^caBundle expiry unknown: webhooks\[0\] \("inject\.cloudtaser\.io"\): certificate 1 of 1 is not a valid X\.509 certificate/,
+    );
   });
 
   it("is critical when the configuration is missing", () => {
@@ -50,7 +52,9 @@ describe("deriveSignals from the webhook fixture", () => {
 describe("deriveSignals from the operator Deployment and eBPF DaemonSet fixtures", () => {
   it("the operator is available; with no available replica it is critical", () => {
     const ok = deriveSignals({ now: NOW, operator: readDeployment(fixture("deployment-cloudtaser-operator.json")) });
-    expect(ok).toMatchObject([{ id: "operator.unavailable", subject: "cloudtaser-system/cloudtaser-operator", state: "ok", detail: "1 of 1 replicas available" }]);
+    expect(ok).toMatchObject([
+      { id: "operator.unavailable", subject: "cloudtaser-system/cloudtaser-operator", state: "ok", detail: "1 of 1 replicas available" },
+    ]);
     const down = fixture("deployment-cloudtaser-operator.json");
     down.status.availableReplicas = 0;
     expect(deriveSignals({ now: NOW, operator: readDeployment(down) })[0]).toMatchObject({ state: "critical", detail: "0 of 1 replicas available" });
@@ -62,7 +66,9 @@ describe("deriveSignals from the operator Deployment and eBPF DaemonSet fixtures
 
   it("the eBPF agent with 5 of 6 pods ready is a warning; with none ready, critical", () => {
     const partial = deriveSignals({ now: NOW, ebpf: readDaemonSet(fixture("daemonset-cloudtaser-ebpf.json")) });
-    expect(partial).toMatchObject([{ id: "ebpf.daemonset.unavailable", subject: "cloudtaser-system/cloudtaser-ebpf", state: "warning", detail: "5 of 6 agent pods ready: 1 not ready" }]);
+    expect(partial).toMatchObject([
+      { id: "ebpf.daemonset.unavailable", subject: "cloudtaser-system/cloudtaser-ebpf", state: "warning", detail: "5 of 6 agent pods ready: 1 not ready" },
+    ]);
     const none = fixture("daemonset-cloudtaser-ebpf.json");
     none.status.numberReady = 0;
     expect(deriveSignals({ now: NOW, ebpf: readDaemonSet(none) })[0]).toMatchObject({ state: "critical", detail: "0 of 6 agent pods ready" });
@@ -77,20 +83,41 @@ describe("webhook service endpoints", () => {
     readWebhookConfiguration({
       kind: "MutatingWebhookConfiguration",
       metadata: { name: "cloudtaser-operator-webhook" },
-      webhooks: [{ name: "inject.cloudtaser.io", failurePolicy, timeoutSeconds: 10, clientConfig: { service: { namespace: "cloudtaser-system", name: "cloudtaser-operator-webhook" } } }],
+      webhooks: [
+        {
+          name: "inject.cloudtaser.io",
+          failurePolicy,
+          timeoutSeconds: 10,
+          clientConfig: { service: { namespace: "cloudtaser-system", name: "cloudtaser-operator-webhook" } },
+        },
+      ],
     });
   const endpoints = (addresses: number, notReady = 0) =>
     readEndpoints({
       kind: "Endpoints",
       metadata: { name: "cloudtaser-operator-webhook", namespace: "cloudtaser-system" },
-      subsets: [{ addresses: Array.from({ length: addresses }, (_, i) => ({ ip: `10.0.0.${i}` })), notReadyAddresses: Array.from({ length: notReady }, () => ({ ip: "10.0.1.1" })) }],
+      subsets: [
+        {
+          addresses: Array.from({ length: addresses }, (_, i) => ({ ip: `10.0.0.${i}` })),
+          notReadyAddresses: Array.from({ length: notReady }, () => ({ ip: "10.0.1.1" })),
+        },
+      ],
     });
   const one = (signals: ReturnType<typeof deriveWebhookEndpointSignals>) => signals.map((s) => [s.id, s.subject, s.state, s.detail]);
 
   it("is ok with ready endpoints, and critical without, saying what the failure policy does then", () => {
-    expect(one(deriveWebhookEndpointSignals(config("Fail"), [endpoints(2)]))).toEqual([["webhook.no-endpoints", "inject.cloudtaser.io", "ok", "service cloudtaser-system/cloudtaser-operator-webhook has 2 ready endpoints"]]);
-    expect(one(deriveWebhookEndpointSignals(config("Fail"), [endpoints(0, 1)]))[0]).toEqual(["webhook.no-endpoints", "inject.cloudtaser.io", "critical", "service cloudtaser-system/cloudtaser-operator-webhook has no ready endpoints (1 not ready) (failurePolicy Fail: matching pods are refused)"]);
-    expect(one(deriveWebhookEndpointSignals(config("Ignore"), []))[0][3]).toBe("service cloudtaser-system/cloudtaser-operator-webhook has no Endpoints object (failurePolicy Ignore: matching pods start without injection)");
+    expect(one(deriveWebhookEndpointSignals(config("Fail"), [endpoints(2)]))).toEqual([
+      ["webhook.no-endpoints", "inject.cloudtaser.io", "ok", "service cloudtaser-system/cloudtaser-operator-webhook has 2 ready endpoints"],
+    ]);
+    expect(one(deriveWebhookEndpointSignals(config("Fail"), [endpoints(0, 1)]))[0]).toEqual([
+      "webhook.no-endpoints",
+      "inject.cloudtaser.io",
+      "critical",
+      "service cloudtaser-system/cloudtaser-operator-webhook has no ready endpoints (1 not ready) (failurePolicy Fail: matching pods are refused)",
+    ]);
+    expect(one(deriveWebhookEndpointSignals(config("Ignore"), []))[0][3]).toBe(
+      "service cloudtaser-system/cloudtaser-operator-webhook has no Endpoints object (failurePolicy Ignore: matching pods start without injection)",
+    );
   });
 
   it("reads hostile Endpoints as unknown, never as an outage", () => {

@@ -11,12 +11,21 @@ const DAY_MS = 86_400_000;
 
 export function deriveWebhookSignals(view: WebhookConfigurationView | null, now: Date, caWarningDays: number): Signal[] {
   if (view === null) {
-    return [createSignal("webhook.missing", "webhook", "critical", "the MutatingWebhookConfiguration is absent: pods are admitted without injection", null, { kind: "webhook-configuration-missing" })];
+    return [
+      createSignal("webhook.missing", "webhook", "critical", "the MutatingWebhookConfiguration is absent: pods are admitted without injection", null, {
+        kind: "webhook-configuration-missing",
+      }),
+    ];
   }
   const name = view.name ?? "webhook configuration";
   if (view.webhooks.length === 0) {
     const why = view.problems.length > 0 ? `: ${clipLine(describeAll(view.problems), DETAIL_LIMIT)}` : "";
-    return [createSignal("webhook.missing", "webhook", "critical", `${name} holds no usable webhook${why}`, view, { kind: "webhook-none-usable", fields: { configuration: name, problems: view.problems.length } })];
+    return [
+      createSignal("webhook.missing", "webhook", "critical", `${name} holds no usable webhook${why}`, view, {
+        kind: "webhook-none-usable",
+        fields: { configuration: name, problems: view.problems.length },
+      }),
+    ];
   }
   return [
     createSignal("webhook.missing", "webhook", "ok", `${name} present with ${view.webhooks.map((w) => w.name).join(", ")}`, view),
@@ -31,18 +40,38 @@ function checkCaBundle(webhook: WebhookView, problems: ReadProblem[], now: Date,
     const detail = webhook.caBundlePresent
       ? `caBundle expiry unknown: ${clipLine(describeAll(own) || "no certificate could be read", DETAIL_LIMIT)}`
       : "no caBundle: the API server verifies the webhook against its own trust roots";
-    return createSignal("webhook.ca.expiring", subject, "unknown", detail, webhook, { kind: webhook.caBundlePresent ? "webhook-ca-unreadable" : "webhook-ca-absent", fields: { webhook: webhook.name } });
+    return createSignal("webhook.ca.expiring", subject, "unknown", detail, webhook, {
+      kind: webhook.caBundlePresent ? "webhook-ca-unreadable" : "webhook-ca-absent",
+      fields: { webhook: webhook.name },
+    });
   }
   const daysLeft = (Date.parse(webhook.caNotAfter) - now.getTime()) / DAY_MS;
   if (daysLeft <= 0) {
-    return createSignal("webhook.ca.expiring", subject, "critical", `caBundle expired at ${webhook.caNotAfter}: the API server can no longer call the webhook`, webhook, {
-      kind: "webhook-ca-expired",
-      fields: { webhook: webhook.name, notAfter: webhook.caNotAfter },
-    });
+    return createSignal(
+      "webhook.ca.expiring",
+      subject,
+      "critical",
+      `caBundle expired at ${webhook.caNotAfter}: the API server can no longer call the webhook`,
+      webhook,
+      {
+        kind: "webhook-ca-expired",
+        fields: { webhook: webhook.name, notAfter: webhook.caNotAfter },
+      },
+    );
   }
   const left = `caBundle expires at ${webhook.caNotAfter} (${Math.floor(daysLeft)} days left)`;
-  const expiring = { kind: "webhook-ca-expiring", fields: { webhook: webhook.name, notAfter: webhook.caNotAfter, daysLeft: Math.floor(daysLeft), warningDays } };
-  return createSignal("webhook.ca.expiring", subject, daysLeft <= warningDays ? "warning" : "ok", left, webhook, daysLeft <= warningDays ? expiring : undefined);
+  const expiring = {
+    kind: "webhook-ca-expiring",
+    fields: { webhook: webhook.name, notAfter: webhook.caNotAfter, daysLeft: Math.floor(daysLeft), warningDays },
+  };
+  return createSignal(
+    "webhook.ca.expiring",
+    subject,
+    daysLeft <= warningDays ? "warning" : "ok",
+    left,
+    webhook,
+    daysLeft <= warningDays ? expiring : undefined,
+  );
 }
 
 /**
@@ -57,13 +86,42 @@ export function deriveWebhookEndpointSignals(view: WebhookConfigurationView | nu
     const found = endpoints.find((e) => e.namespace === namespace && e.name === name);
     const service = `service ${namespace}/${name}`;
     const facts = { service: `${namespace}/${name}`, failurePolicy: webhook.failurePolicy ?? null };
-    const consequence = webhook.failurePolicy === "Fail" ? "failurePolicy Fail: matching pods are refused" : "failurePolicy Ignore: matching pods start without injection";
-    if (!found) return [createSignal("webhook.no-endpoints", webhook.name, "critical", `${service} has no Endpoints object (${consequence})`, { service: webhook.service }, { kind: "webhook-endpoints-missing", fields: facts })];
+    const consequence =
+      webhook.failurePolicy === "Fail" ? "failurePolicy Fail: matching pods are refused" : "failurePolicy Ignore: matching pods start without injection";
+    if (!found)
+      return [
+        createSignal(
+          "webhook.no-endpoints",
+          webhook.name,
+          "critical",
+          `${service} has no Endpoints object (${consequence})`,
+          { service: webhook.service },
+          { kind: "webhook-endpoints-missing", fields: facts },
+        ),
+      ];
     if (found.problems.length > 0 && found.ready === 0) {
-      return [createSignal("webhook.no-endpoints", webhook.name, "unknown", `${service}: endpoints could not be read: ${clipLine(describeAll(found.problems), DETAIL_LIMIT)}`, found, { kind: "webhook-endpoints-unreadable", fields: facts })];
+      return [
+        createSignal(
+          "webhook.no-endpoints",
+          webhook.name,
+          "unknown",
+          `${service}: endpoints could not be read: ${clipLine(describeAll(found.problems), DETAIL_LIMIT)}`,
+          found,
+          { kind: "webhook-endpoints-unreadable", fields: facts },
+        ),
+      ];
     }
     if (found.ready === 0) {
-      return [createSignal("webhook.no-endpoints", webhook.name, "critical", `${service} has no ready endpoints${found.notReady > 0 ? ` (${found.notReady} not ready)` : ""} (${consequence})`, found, { kind: "webhook-no-ready-endpoints", fields: { ...facts, notReady: found.notReady } })];
+      return [
+        createSignal(
+          "webhook.no-endpoints",
+          webhook.name,
+          "critical",
+          `${service} has no ready endpoints${found.notReady > 0 ? ` (${found.notReady} not ready)` : ""} (${consequence})`,
+          found,
+          { kind: "webhook-no-ready-endpoints", fields: { ...facts, notReady: found.notReady } },
+        ),
+      ];
     }
     return [createSignal("webhook.no-endpoints", webhook.name, "ok", `${service} has ${found.ready} ready endpoint${found.ready === 1 ? "" : "s"}`, found)];
   });
@@ -74,23 +132,58 @@ export function deriveOperatorSignals(view: DeploymentView): Signal[] {
   const counts = `${view.available} of ${view.replicas} replicas available`;
   if (view.available > 0) return [createSignal("operator.unavailable", subject, "ok", counts, view)];
   if (view.problems.length > 0) {
-    return [createSignal("operator.unavailable", subject, "unknown", `deployment could not be read: ${clipLine(describeAll(view.problems), DETAIL_LIMIT)}`, view, { kind: "operator-unreadable", fields: { problems: view.problems.length } })];
+    return [
+      createSignal("operator.unavailable", subject, "unknown", `deployment could not be read: ${clipLine(describeAll(view.problems), DETAIL_LIMIT)}`, view, {
+        kind: "operator-unreadable",
+        fields: { problems: view.problems.length },
+      }),
+    ];
   }
   const why = [view.deleting ? "being deleted" : "", view.progressDeadlineExceeded ? "rollout past its progress deadline" : ""].filter(Boolean);
-  const facts = { available: view.available, replicas: view.replicas, deleting: Boolean(view.deleting), progressDeadlineExceeded: Boolean(view.progressDeadlineExceeded) };
-  return [createSignal("operator.unavailable", subject, "critical", `${counts}${why.length > 0 ? ` (${why.join(", ")})` : ""}`, view, { kind: "operator-unavailable", fields: facts })];
+  const facts = {
+    available: view.available,
+    replicas: view.replicas,
+    deleting: Boolean(view.deleting),
+    progressDeadlineExceeded: Boolean(view.progressDeadlineExceeded),
+  };
+  return [
+    createSignal("operator.unavailable", subject, "critical", `${counts}${why.length > 0 ? ` (${why.join(", ")})` : ""}`, view, {
+      kind: "operator-unavailable",
+      fields: facts,
+    }),
+  ];
 }
 
 export function deriveEbpfSignals(view: DaemonSetView): Signal[] {
   const subject = workloadName(view, "ebpf-agent");
   const counts = `${view.ready} of ${view.desired} agent pods ready`;
   if (view.ready === 0 && view.problems.length > 0) {
-    return [createSignal("ebpf.daemonset.unavailable", subject, "unknown", `DaemonSet could not be read: ${clipLine(describeAll(view.problems), DETAIL_LIMIT)}`, view, { kind: "ebpf-unreadable", fields: { problems: view.problems.length } })];
+    return [
+      createSignal(
+        "ebpf.daemonset.unavailable",
+        subject,
+        "unknown",
+        `DaemonSet could not be read: ${clipLine(describeAll(view.problems), DETAIL_LIMIT)}`,
+        view,
+        { kind: "ebpf-unreadable", fields: { problems: view.problems.length } },
+      ),
+    ];
   }
   // No ready agent means no enforcement anywhere, even when no node is scheduled to run one.
-  if (view.ready === 0) return [createSignal("ebpf.daemonset.unavailable", subject, "critical", counts, view, { kind: "ebpf-no-ready-agents", fields: { ready: 0, desired: view.desired } })];
+  if (view.ready === 0)
+    return [
+      createSignal("ebpf.daemonset.unavailable", subject, "critical", counts, view, {
+        kind: "ebpf-no-ready-agents",
+        fields: { ready: 0, desired: view.desired },
+      }),
+    ];
   if (view.ready < view.desired) {
-    return [createSignal("ebpf.daemonset.unavailable", subject, "warning", `${counts}: ${view.desired - view.ready} not ready`, view, { kind: "ebpf-agents-not-ready", fields: { ready: view.ready, desired: view.desired } })];
+    return [
+      createSignal("ebpf.daemonset.unavailable", subject, "warning", `${counts}: ${view.desired - view.ready} not ready`, view, {
+        kind: "ebpf-agents-not-ready",
+        fields: { ready: view.ready, desired: view.desired },
+      }),
+    ];
   }
   return [createSignal("ebpf.daemonset.unavailable", subject, "ok", counts, view)];
 }

@@ -25,7 +25,8 @@ describe("structured problems on the demo cluster's signals", () => {
         for (const signal of health.signals.filter((s) => s.state !== "ok")) {
           seen++;
           const p = signal.problem;
-          if (!p || !p.kind || !p.subject || typeof p.fields !== "object") missing.push(`${scenario.id}${variant ? `/${variant}` : ""}: ${signal.id} ${signal.subject} (${signal.state})`);
+          if (!p || !p.kind || !p.subject || typeof p.fields !== "object")
+            missing.push(`${scenario.id}${variant ? `/${variant}` : ""}: ${signal.id} ${signal.subject} (${signal.state})`);
           else kinds.add(p.kind);
         }
       }
@@ -33,7 +34,9 @@ describe("structured problems on the demo cluster's signals", () => {
     expect(missing).toEqual([]);
     // The scenarios do turn signals away from ok, so the check above had something to check.
     expect(seen).toBeGreaterThan(20);
-    expect([...kinds]).toEqual(expect.arrayContaining(["plugin-error", "kek-disagreement", "openbao-sealed", "transit-key-missing", "webhook-configuration-missing"]));
+    expect([...kinds]).toEqual(
+      expect.arrayContaining(["plugin-error", "kek-disagreement", "openbao-sealed", "transit-key-missing", "webhook-configuration-missing"]),
+    );
   }, 240_000);
 
   it("says what is wrong in fields, not only in the sentence: a sealed OpenBao and an unhealthy plugin", async () => {
@@ -41,14 +44,22 @@ describe("structured problems on the demo cluster's signals", () => {
     const sealed = await settledPoll(sim.entry);
     setScenario(sim.server.cluster, "openbao-sealed", false);
     await settledPoll(sim.entry);
-    expect(sealed.signals.find((s) => s.id === "openbao.sealed")?.problem).toEqual({ kind: "openbao-sealed", subject: "openbao", fields: { httpStatus: 503, state: "sealed", problem: null } });
+    expect(sealed.signals.find((s) => s.id === "openbao.sealed")?.problem).toEqual({
+      kind: "openbao-sealed",
+      subject: "openbao",
+      fields: { httpStatus: 503, state: "sealed", problem: null },
+    });
 
     setScenario(sim.server.cluster, "kms-plugin-unavailable", true, { node: "master-1" });
     const failing = await settledPoll(sim.entry);
     setScenario(sim.server.cluster, "kms-plugin-unavailable", false);
     await settledPoll(sim.entry);
     const plugin = failing.signals.find((s) => s.id === "kms.plugin.unhealthy" && s.state === "critical");
-    expect(plugin?.problem).toMatchObject({ kind: expect.stringMatching(/^plugin-(error|unhealthy)$/), subject: plugin?.subject, fields: { node: "master-1", source: "kubeapiservers" } });
+    expect(plugin?.problem).toMatchObject({
+      kind: expect.stringMatching(/^plugin-(error|unhealthy)$/),
+      subject: plugin?.subject,
+      fields: { node: "master-1", source: "kubeapiservers" },
+    });
     expect(plugin?.problem?.fields.keyID).toEqual(expect.any(String));
   }, 60_000);
 });

@@ -19,7 +19,10 @@ const pick = (signals: Signal[], id: string, subject: string) => signals.find((s
 const states = (signals: Signal[], id: string) => signals.filter((s) => s.id === id).map((s) => `${s.subject}:${s.state}`);
 
 // The fixture's two healthz bodies: the 500 from master-1 and the 200 from master-0 (comment lines start with #).
-const healthzBodies = () => text("kas-healthz-kms-providers-master-1.txt").split("\n").filter((l) => l !== "" && !l.startsWith("#"));
+const healthzBodies = () =>
+  text("kas-healthz-kms-providers-master-1.txt")
+    .split("\n")
+    .filter((l) => l !== "" && !l.startsWith("#"));
 
 describe("deriveSignals: every id is in the catalog", () => {
   const catalogIds = new Set((parse(repoFile("catalog/signals.yaml")) as { id: string }[]).map((s) => s.id));
@@ -87,7 +90,9 @@ describe("deriveSignals from the KMS matrix at the reference time", () => {
   it("warns about an orphaned node and keeps its reports out of the plugin checks", () => {
     const signals = deriveSignals({ now: NOW, matrix: matrixOf(fixture("kubeapiserver-operator-cr.json"), masters().slice(0, 2)) });
     expect(states(signals, "kms.report.orphaned")).toEqual(["master-2:warning"]);
-    expect(pick(signals, "kms.report.orphaned", "master-2")?.detail).toBe("master-2 is not in the cluster but still has 2 KMS health report(s); excluded from the rollup");
+    expect(pick(signals, "kms.report.orphaned", "master-2")?.detail).toBe(
+      "master-2 is not in the cluster but still has 2 KMS health report(s); excluded from the rollup",
+    );
     expect(signals.filter((s) => s.subject.startsWith("master-2/"))).toEqual([]);
   });
 
@@ -98,7 +103,9 @@ describe("deriveSignals from the KMS matrix at the reference time", () => {
     byNode("master-1").message = byNode("master-1").message.replace('"kekID":"kek-3b9a22"', '"kekID":"kek-ffffff"');
     const signals = deriveSignals({ now: NOW, matrix: matrixOf(cr) });
     expect(pick(signals, "kms.report.clock-skew", "master-0")).toMatchObject({ state: "warning" });
-    expect(pick(signals, "kms.report.clock-skew", "master-0")?.detail).toMatch(/^lastChecked 2026-08-20T10:16:00Z is 60s ahead of the observer's clock \(allowed skew 10s\)/);
+    expect(pick(signals, "kms.report.clock-skew", "master-0")?.detail).toMatch(
+      /^lastChecked 2026-08-20T10:16:00Z is 60s ahead of the observer's clock \(allowed skew 10s\)/,
+    );
     expect(pick(signals, "kms.kek.disagreement", "keyID 1")).toMatchObject({
       state: "critical",
       detail: "nodes disagree on the KEK: kek-3b9a22 on master-0; kek-ffffff on master-1; do not rotate until they agree",
@@ -109,7 +116,11 @@ describe("deriveSignals from the KMS matrix at the reference time", () => {
     const cr = fixture("kubeapiserver-operator-cr.json");
     const master2 = cr.status.conditions.find((c: { type: string }) => c.type === "KMSHealthReporter_master-2");
     master2.message = master2.message.slice(0, 40);
-    const nodes = [...masters(), { name: "master-3", controlPlane: true, firstSeen: "2026-08-20T10:14:30Z" }, { name: "master-4", controlPlane: true, firstSeen: "2026-08-20T09:00:00Z" }];
+    const nodes = [
+      ...masters(),
+      { name: "master-3", controlPlane: true, firstSeen: "2026-08-20T10:14:30Z" },
+      { name: "master-4", controlPlane: true, firstSeen: "2026-08-20T09:00:00Z" },
+    ];
     const signals = deriveSignals({ now: NOW, matrix: matrixOf(cr, nodes) });
     expect(states(signals, "kms.report.stale")).toEqual(["master-0:ok", "master-1:ok", "master-3:unknown", "master-4:warning"]);
     expect(pick(signals, "kms.plugin.unhealthy", "master-2")).toMatchObject({

@@ -47,9 +47,7 @@ export function decodeBody(body: unknown): JsonResult {
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((part, i) => (typeof part === "number" ? `[${part}]` : `${i === 0 ? "" : "."}${String(part)}`))
-    .join("");
+  return path.map((part, i) => (typeof part === "number" ? `[${part}]` : `${i === 0 ? "" : "."}${String(part)}`)).join("");
 }
 
 /** One line per zod issue, each naming the field: `status: "Degraded" is not True, False or Unknown`. */

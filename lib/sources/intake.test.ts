@@ -14,14 +14,21 @@ describe("the monitor's intake", () => {
     const logged: string[] = [];
     const sources: Partial<Sources> = {
       readyz: { name: "readyz", up: true, value: { status: 200, body: "[+]ping ok\u0000" } },
-      metrics: { name: "metrics", up: true, value: { at: "2026-11-23T00:00:00Z", metrics: { tokenTtl: { series: [{ labels: { node: "master-0\ud800" }, value: 5 }] } } } as never },
+      metrics: {
+        name: "metrics",
+        up: true,
+        value: { at: "2026-11-23T00:00:00Z", metrics: { tokenTtl: { series: [{ labels: { node: "master-0\ud800" }, value: 5 }] } } } as never,
+      },
       openbao: { name: "openbao", up: false, lastError: "connect ECONNREFUSED\u0000 127.0.0.1:8200", downSince: "2026-11-23T00:00:00Z" },
     };
     const out = intake(sources, memo, (line) => logged.push(line));
     expect(out.readyz?.value).toEqual({ status: 200, body: "[+]ping ok\uFFFD" });
     expect(JSON.stringify(out.metrics?.value)).toContain('"node":"master-0\uFFFD"');
     expect(out.openbao?.lastError).toBe("connect ECONNREFUSED\uFFFD 127.0.0.1:8200");
-    expect([...memo.notes]).toEqual([["readyz", "1 character replaced (U+0000)"], ["metrics", "1 character replaced (U+D800)"]]);
+    expect([...memo.notes]).toEqual([
+      ["readyz", "1 character replaced (U+0000)"],
+      ["metrics", "1 character replaced (U+D800)"],
+    ]);
     expect(logged).toEqual(["readyz: cleaned: 1 character replaced (U+0000)", "metrics: cleaned: 1 character replaced (U+D800)"]);
     // The same values again (or the clean copies the monitor kept): no new log line, same clean objects.
     const again = intake({ ...sources, metrics: out.metrics }, memo, (line) => logged.push(line));
@@ -53,7 +60,12 @@ describe("the monitor's intake", () => {
     const cluster = new SimCluster({ nodes: 5_000, intervalMs: 30_000 });
     const up = (name: string, value: unknown) => ({ name, up: true, lastSuccess: "2026-11-23T00:00:00Z", value });
     const get = (plural: string) => cluster.object("operator.openshift.io", plural, "cluster");
-    const sources = { kubeapiserver: up("kubeapiserver", get("kubeapiservers")), openshiftapiserver: up("openshiftapiserver", get("openshiftapiservers")), authentication: up("authentication", get("authentications")), nodes: up("nodes", cluster.objects("", "nodes")) } as Sources;
+    const sources = {
+      kubeapiserver: up("kubeapiserver", get("kubeapiservers")),
+      openshiftapiserver: up("openshiftapiserver", get("openshiftapiservers")),
+      authentication: up("authentication", get("authentications")),
+      nodes: up("nodes", cluster.objects("", "nodes")),
+    } as Sources;
     const memo = newIntakeMemo();
     const now = new Date();
     const compose = (s: Sources) => composeClusterHealth({ name: "big", simulated: true, intervalSeconds: 30, sources: s, now });

@@ -31,4 +31,3 @@ export interface RawObservation {
 }
 
 export type Sources = { [K in keyof RawObservation]?: SourceState<RawObservation[K]> };
-

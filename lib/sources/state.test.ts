@@ -7,8 +7,22 @@ describe("source state", () => {
     const ok = recordSuccess("openbao", { state: "active" }, t(0));
     const down = recordFailure(ok, "openbao", new Error("connect ECONNREFUSED"), t(5));
     const still = recordFailure(down, "openbao", new Error("connect ECONNREFUSED"), t(10));
-    expect(still).toEqual({ name: "openbao", up: false, lastSuccess: t(0).toISOString(), downSince: t(5).toISOString(), lastError: "connect ECONNREFUSED", value: { state: "active" }, failures: 2, retryAt: t(12).toISOString() });
-    expect(recordSuccess("openbao", { state: "sealed" }, t(15))).toEqual({ name: "openbao", up: true, lastSuccess: t(15).toISOString(), value: { state: "sealed" } });
+    expect(still).toEqual({
+      name: "openbao",
+      up: false,
+      lastSuccess: t(0).toISOString(),
+      downSince: t(5).toISOString(),
+      lastError: "connect ECONNREFUSED",
+      value: { state: "active" },
+      failures: 2,
+      retryAt: t(12).toISOString(),
+    });
+    expect(recordSuccess("openbao", { state: "sealed" }, t(15))).toEqual({
+      name: "openbao",
+      up: true,
+      lastSuccess: t(15).toISOString(),
+      value: { state: "sealed" },
+    });
   });
 
   it("asks a failing source less and less often, up to 30 s, and at once again after it answers", () => {
@@ -28,6 +42,8 @@ describe("source state", () => {
   });
 
   it("never keeps a bearer token from an error message", () => {
-    expect(recordFailure(undefined, "kube", new Error("401 for Authorization: Bearer abc.def.ghi"), new Date()).lastError).toBe("401 for Authorization: Bearer ***");
+    expect(recordFailure(undefined, "kube", new Error("401 for Authorization: Bearer abc.def.ghi"), new Date()).lastError).toBe(
+      "401 for Authorization: Bearer ***",
+    );
   });
 });

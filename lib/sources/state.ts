@@ -44,7 +44,15 @@ export function recordFailure<T>(previous: SourceState<T> | undefined, name: str
   if (throttle) {
     const retryAt = new Date(at.getTime() + throttleDelayMs(throttle)).toISOString();
     const since = previous?.throttled?.since ?? at.toISOString();
-    return { name, up: true, lastSuccess: previous?.lastSuccess, lastError: message, value: previous?.value, retryAt, throttled: { since, status: throttle.status, retryAfterSeconds: throttle.retryAfterSeconds, retryAt } };
+    return {
+      name,
+      up: true,
+      lastSuccess: previous?.lastSuccess,
+      lastError: message,
+      value: previous?.value,
+      retryAt,
+      throttled: { since, status: throttle.status, retryAfterSeconds: throttle.retryAfterSeconds, retryAt },
+    };
   }
   const failures = (previous?.up === false ? (previous.failures ?? 1) : 0) + 1;
   return {

@@ -30,13 +30,25 @@ const health = (state: "ok" | "critical"): ClusterHealth => ({
   reasons: [],
   sources: [],
   signals: [
-    { id: "kms.plugin.unhealthy", subject: "master-1/2", state, detail: state === "ok" ? "healthy" : "credential lacks decrypt permission", evidence: { node: "master-1" } },
+    {
+      id: "kms.plugin.unhealthy",
+      subject: "master-1/2",
+      state,
+      detail: state === "ok" ? "healthy" : "credential lacks decrypt permission",
+      evidence: { node: "master-1" },
+    },
     { id: "openbao.sealed", subject: "openbao", state: "ok", detail: "unsealed", evidence: { big: "x".repeat(40_000) } },
   ],
   summary: { state: state === "ok" ? "ok" : "degraded", line: "" },
 });
 const sources = (up: boolean): Sources => ({
-  kubeapiserver: { name: "kubeapiserver", up, lastSuccess: "2026-08-20T10:14:00.000Z", ...(up ? {} : { downSince: "2026-08-20T10:15:00.000Z", lastError: "connect ECONNREFUSED" }), value: { metadata: { name: "cluster" }, status: { conditions: [] } } },
+  kubeapiserver: {
+    name: "kubeapiserver",
+    up,
+    lastSuccess: "2026-08-20T10:14:00.000Z",
+    ...(up ? {} : { downSince: "2026-08-20T10:15:00.000Z", lastError: "connect ECONNREFUSED" }),
+    value: { metadata: { name: "cluster" }, status: { conditions: [] } },
+  },
 });
 
 describe("persisting live health", () => {
@@ -47,10 +59,17 @@ describe("persisting live health", () => {
     expect(await persistRound(prisma, health("ok"), sources(true), memo, t(1))).toBe(0);
     expect(await persistRound(prisma, health("critical"), sources(true), memo, t(2))).toBe(1);
     const history = await prisma.signalTransition.findMany({ where: { signal: "kms.plugin.unhealthy" }, orderBy: { id: "asc" } });
-    expect(history.map((h) => [h.previous, h.state])).toEqual([[null, "ok"], ["ok", "critical"]]);
-    const current = await prisma.signalState.findUniqueOrThrow({ where: { cluster_signal_subject: { cluster: "prod", signal: "kms.plugin.unhealthy", subject: "master-1/2" } } });
+    expect(history.map((h) => [h.previous, h.state])).toEqual([
+      [null, "ok"],
+      ["ok", "critical"],
+    ]);
+    const current = await prisma.signalState.findUniqueOrThrow({
+      where: { cluster_signal_subject: { cluster: "prod", signal: "kms.plugin.unhealthy", subject: "master-1/2" } },
+    });
     expect(current).toMatchObject({ state: "critical", since: t(2), detail: "credential lacks decrypt permission" });
-    const sealed = await prisma.signalState.findUniqueOrThrow({ where: { cluster_signal_subject: { cluster: "prod", signal: "openbao.sealed", subject: "openbao" } } });
+    const sealed = await prisma.signalState.findUniqueOrThrow({
+      where: { cluster_signal_subject: { cluster: "prod", signal: "openbao.sealed", subject: "openbao" } },
+    });
     expect(sealed.evidence).toEqual({ truncated: true, bytes: expect.any(Number) });
   });
 

@@ -27,8 +27,11 @@ export const newMemo = (): PersistMemo => ({ signals: new Map(), snapshots: new 
 /** A source's content hash; the same value object in the same state (a watch that saw no change) reuses the last one. */
 function hashOf(source: SourceState, memo: PersistMemo): string {
   const seen = memo.hashed.get(source.name);
-  if (seen && seen.value === source.value && seen.up === source.up && seen.downSince === source.downSince && seen.lastError === source.lastError) return seen.hash;
-  const hash = createHash("sha1").update(JSON.stringify({ up: source.up, downSince: source.downSince, lastError: source.lastError, value: source.value })).digest("hex");
+  if (seen && seen.value === source.value && seen.up === source.up && seen.downSince === source.downSince && seen.lastError === source.lastError)
+    return seen.hash;
+  const hash = createHash("sha1")
+    .update(JSON.stringify({ up: source.up, downSince: source.downSince, lastError: source.lastError, value: source.value }))
+    .digest("hex");
   memo.hashed.set(source.name, { value: source.value, up: source.up, downSince: source.downSince, lastError: source.lastError, hash });
   return hash;
 }
@@ -108,7 +111,9 @@ export async function commitRound(db: PrismaClient, health: ClusterHealth, sourc
   const present = new Set([...health.signals.map((s) => key(s.id, s.subject)), ...Object.keys(sources).map((name) => `source\u0000${name}`)]);
   for (const unitKey of memo.refused.keys()) if (!present.has(unitKey)) memo.refused.delete(unitKey);
   // In key order, so this write and the rules' (lib/store/judgements.ts) lock shared rows in the same order.
-  const changed = health.signals.filter((s) => memo.signals.get(key(s.id, s.subject)) !== s.state).sort((a, b) => compareKeys(key(a.id, a.subject), key(b.id, b.subject)));
+  const changed = health.signals
+    .filter((s) => memo.signals.get(key(s.id, s.subject)) !== s.state)
+    .sort((a, b) => compareKeys(key(a.id, a.subject), key(b.id, b.subject)));
   // Signals arrive clean from the monitor's intake; cleaning again here keeps any other caller from stopping the round.
   const rows: Row[] = changed.map((s) => ({ signal: s, detail: cleanText(s.detail, 2000), evidence: evidenceJson(cleanValue(s.evidence)) }));
   // Together in one transaction; a unit refused before is written alone, and a batch that fails is split in
@@ -117,7 +122,8 @@ export async function commitRound(db: PrismaClient, health: ClusterHealth, sourc
     try {
       await writeSignals(db, health.name, part, memo, now, committed);
     } catch (error) {
-      if (part.length === 1) return refuse(memo, health.name, key(part[0].signal.id, part[0].signal.subject), unitOf(part[0].signal.id, part[0].signal.subject), error);
+      if (part.length === 1)
+        return refuse(memo, health.name, key(part[0].signal.id, part[0].signal.subject), unitOf(part[0].signal.id, part[0].signal.subject), error);
       const half = Math.ceil(part.length / 2);
       await write(part.slice(0, half));
       await write(part.slice(half));
@@ -142,7 +148,11 @@ export async function commitRound(db: PrismaClient, health: ClusterHealth, sourc
       updatedAt: now,
     };
     try {
-      await db.sourceSnapshot.upsert({ where: { cluster_source: { cluster: health.name, source: source.name } }, create: { cluster: health.name, source: source.name, ...data }, update: data });
+      await db.sourceSnapshot.upsert({
+        where: { cluster_source: { cluster: health.name, source: source.name } },
+        create: { cluster: health.name, source: source.name, ...data },
+        update: data,
+      });
       memo.snapshots.set(source.name, { hash, at: now.getTime(), up: source.up });
       memo.refused.delete(`source\u0000${source.name}`);
     } catch (error) {

@@ -4,7 +4,9 @@ import { addReport, CLIPPED_MARKER, cleanText, cleanValue, depthOf, describeRepo
 describe("text from outside", () => {
   it("replaces what PostgreSQL or a page cannot hold, visibly, and counts it", () => {
     const report = emptyReport();
-    expect(cleanText("plugin\u0000 said \ud800 and \udc00 then \u0007", 100, report)).toBe(`plugin${REPLACEMENT} said ${REPLACEMENT} and ${REPLACEMENT} then ${REPLACEMENT}`);
+    expect(cleanText("plugin\u0000 said \ud800 and \udc00 then \u0007", 100, report)).toBe(
+      `plugin${REPLACEMENT} said ${REPLACEMENT} and ${REPLACEMENT} then ${REPLACEMENT}`,
+    );
     expect(report.replaced).toBe(4);
     expect(describeReport(report)).toBe("4 characters replaced");
   });

@@ -13,7 +13,12 @@ export interface Refusal {
 /** The reason of an error in one line, safe to log and show: no token, no refused character, at most 300 characters. */
 export function reasonOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  const line = message.split("\n").map((l) => l.trim()).filter(Boolean).pop() ?? "unknown error";
+  const line =
+    message
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .pop() ?? "unknown error";
   return cleanText(line.replace(/Bearer\s+\S+/gi, "Bearer ***"), 300);
 }
 

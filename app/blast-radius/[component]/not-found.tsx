@@ -5,7 +5,9 @@ export default function BlastRadiusNotFound() {
     <div className="panel">
       <h1>No blast-radius page for this component</h1>
       <p>
-        <Link className="button button-primary" href="/blast-radius">All components</Link>
+        <Link className="button button-primary" href="/blast-radius">
+          All components
+        </Link>
       </p>
     </div>
   );

@@ -11,7 +11,13 @@ export default function IncidentNotFound() {
     <div className="panel" data-testid="incident-not-found">
       <h1>{numeric ? `No incident #${raw}` : "Not an incident number"}</h1>
       <p className="lead">
-        {numeric ? "There is no incident with this number." : <>Incident addresses are <code>/incidents/&lt;number&gt;</code>; “{raw}” is not a number.</>}
+        {numeric ? (
+          "There is no incident with this number."
+        ) : (
+          <>
+            Incident addresses are <code>/incidents/&lt;number&gt;</code>; “{raw}” is not a number.
+          </>
+        )}
       </p>
       <p>
         <Link className="button button-primary" href="/incidents">

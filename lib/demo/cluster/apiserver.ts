@@ -11,7 +11,16 @@ import { sendJson, sendStatus, sendText } from "./status";
 /** Non-resource URLs the default RBAC lets anyone read (system:public-info-viewer). */
 export const PUBLIC_PATHS = new Set(["/healthz", "/livez", "/readyz", "/version", "/version/"]);
 
-const LIVEZ_CHECKS = ["ping", "log", "etcd", "poststarthook/start-apiextensions-informers", "poststarthook/start-apiextensions-controllers", "poststarthook/crd-informer-synced", "poststarthook/generic-apiserver-start-informers", "poststarthook/bootstrap-controller"];
+const LIVEZ_CHECKS = [
+  "ping",
+  "log",
+  "etcd",
+  "poststarthook/start-apiextensions-informers",
+  "poststarthook/start-apiextensions-controllers",
+  "poststarthook/crd-informer-synced",
+  "poststarthook/generic-apiserver-start-informers",
+  "poststarthook/bootstrap-controller",
+];
 
 export interface ApiServerOptions extends KubeApiOptions {
   cluster: SimCluster;
@@ -37,7 +46,8 @@ export async function serveApiServer(req: IncomingMessage, res: ServerResponse, 
     return sendText(res, r.status, r.body);
   }
   // Liveness does not include KMS: a failing plugin makes the server unready, never restarted.
-  if (subPath === "/livez") return sendText(res, 200, url.searchParams.has("verbose") ? `${LIVEZ_CHECKS.map((c) => `[+]${c} ok`).join("\n")}\nlivez check passed\n` : "ok");
+  if (subPath === "/livez")
+    return sendText(res, 200, url.searchParams.has("verbose") ? `${LIVEZ_CHECKS.map((c) => `[+]${c} ok`).join("\n")}\nlivez check passed\n` : "ok");
   if (subPath === "/metrics") return sendText(res, 200, await renderApiserverMetrics(cluster.model, node!, now), "text/plain; version=0.0.4; charset=utf-8");
   if (instance) return sendText(res, 404, "404 page not found\n");
   if (path === "/openapi/v2") {

@@ -31,7 +31,9 @@ const until = async (check: () => boolean, what: string, ms = 5000) => {
 describe("the real client against the simulator", () => {
   it("gets, lists and is refused writes with the read-only credentials", async () => {
     const custom = kc.makeApiClient(k8s.CustomObjectsApi);
-    const cr = (await custom.getClusterCustomObject({ group: "operator.openshift.io", version: "v1", plural: "kubeapiservers", name: "cluster" })) as { status: { conditions: { type: string }[] } };
+    const cr = (await custom.getClusterCustomObject({ group: "operator.openshift.io", version: "v1", plural: "kubeapiservers", name: "cluster" })) as {
+      status: { conditions: { type: string }[] };
+    };
     expect(cr.status.conditions.map((c) => c.type)).toContain("KMSHealthReporter_master-2");
     const core = kc.makeApiClient(k8s.CoreV1Api);
     expect((await core.listNode()).items.map((n) => n.metadata?.name)).toEqual(["master-0", "master-1", "master-2"]);
@@ -44,7 +46,12 @@ describe("the real client against the simulator", () => {
   it("sends bookmarks to a watch that asks for them, and initial events ending with a marked bookmark", async () => {
     const events: { type: string; annotations?: Record<string, string> }[] = [];
     const watch = new k8s.Watch(kc);
-    const request = await watch.watch(PATH, { allowWatchBookmarks: true, sendInitialEvents: true, resourceVersionMatch: "NotOlderThan" }, (type, obj) => events.push({ type, annotations: obj?.metadata?.annotations }), () => undefined);
+    const request = await watch.watch(
+      PATH,
+      { allowWatchBookmarks: true, sendInitialEvents: true, resourceVersionMatch: "NotOlderThan" },
+      (type, obj) => events.push({ type, annotations: obj?.metadata?.annotations }),
+      () => undefined,
+    );
     await until(() => events.filter((e) => e.type === "BOOKMARK").length >= 3, "three bookmarks");
     request.abort();
     expect(events[0].type).toBe("ADDED");
@@ -55,7 +62,12 @@ describe("the real client against the simulator", () => {
     const watch = new k8s.Watch(kc);
     let error: { type: string; code?: number } | undefined;
     await new Promise<void>((resolve) => {
-      void watch.watch(PATH, { resourceVersion: "1" }, (type, obj) => (error = { type, code: obj?.code }), () => resolve());
+      void watch.watch(
+        PATH,
+        { resourceVersion: "1" },
+        (type, obj) => (error = { type, code: obj?.code }),
+        () => resolve(),
+      );
     });
     expect(error).toEqual({ type: "ERROR", code: 410 });
 
@@ -63,7 +75,11 @@ describe("the real client against the simulator", () => {
     const lists: number[] = [];
     const informer = k8s.makeInformer(kc, PATH, async () => {
       lists.push(Date.now());
-      return (await custom.listClusterCustomObject({ group: "operator.openshift.io", version: "v1", plural: "kubeapiservers" })) as k8s.KubernetesListObject<k8s.KubernetesObject>;
+      return (await custom.listClusterCustomObject({
+        group: "operator.openshift.io",
+        version: "v1",
+        plural: "kubeapiservers",
+      })) as k8s.KubernetesListObject<k8s.KubernetesObject>;
     });
     const messages: string[] = [];
     informer.on("update", (obj) => messages.push(JSON.stringify((obj as { status: unknown }).status)));
@@ -85,7 +101,10 @@ describe("the real client against the simulator", () => {
     expect(server.endpoints().url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const stranger = new k8s.KubeConfig();
     stranger.loadFromString(text.replace(/certificate-authority-data: \S+/, ""));
-    const refused = await stranger.makeApiClient(k8s.CoreV1Api).listNode().catch((error: Error) => error);
+    const refused = await stranger
+      .makeApiClient(k8s.CoreV1Api)
+      .listNode()
+      .catch((error: Error) => error);
     expect(((refused as Error).cause as { code?: string } | undefined)?.code).toBe("UNABLE_TO_VERIFY_LEAF_SIGNATURE");
     // The certificate names 127.0.0.1 and localhost, as a client connecting either way checks.
     const byName = new k8s.KubeConfig();
@@ -96,6 +115,14 @@ describe("the real client against the simulator", () => {
   it("answers every request without a token with a 401 Status", async () => {
     const response = await rawRequest(server.endpoints(), "/api/v1/nodes");
     expect(response.status).toBe(401);
-    expect(JSON.parse(response.body)).toEqual({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: "Unauthorized", reason: "Unauthorized", code: 401 });
+    expect(JSON.parse(response.body)).toEqual({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: "Unauthorized",
+      reason: "Unauthorized",
+      code: 401,
+    });
   });
 });

@@ -51,12 +51,15 @@ export class SimCluster {
     this.now = options.now ?? (() => new Date());
     this.model = createModel(options);
     this.store = new ObjectStore(this.now);
-    const since = this.now().toISOString().replace(/\.\d{3}Z$/, "Z");
+    const since = this.now()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, "Z");
     this.store.put(type("operator.openshift.io", "kubeapiservers"), operatorCr("KubeAPIServer", since, this.model.nodes.length));
     this.store.put(type("operator.openshift.io", "openshiftapiservers"), operatorCr("OpenShiftAPIServer", since, this.model.nodes.length));
     this.store.put(type("operator.openshift.io", "authentications"), operatorCr("Authentication", since, this.model.nodes.length));
     this.store.put(type("config.openshift.io", "clusteroperators"), clusterOperator(since));
-    for (const name of ["cloudtaser-system", "payments"]) this.store.put(type("", "namespaces"), { apiVersion: "v1", kind: "Namespace", metadata: { name }, spec: {}, status: { phase: "Active" } });
+    for (const name of ["cloudtaser-system", "payments"])
+      this.store.put(type("", "namespaces"), { apiVersion: "v1", kind: "Namespace", metadata: { name }, spec: {}, status: { phase: "Active" } });
     this.sync();
     this.report();
   }
@@ -91,7 +94,12 @@ export class SimCluster {
       const applies = reporterApplies(this.model, now, this.tick, this.firstSeen, kind);
       if (applies.length === 0) continue;
       try {
-        this.store.applyMany(type("operator.openshift.io", plural), undefined, "cluster", applies.map((a) => ({ body: a.body, opts: { manager: a.manager, force: true, subresource: "status" as const } })));
+        this.store.applyMany(
+          type("operator.openshift.io", plural),
+          undefined,
+          "cluster",
+          applies.map((a) => ({ body: a.body, opts: { manager: a.manager, force: true, subresource: "status" as const } })),
+        );
       } catch (error) {
         // A refused write is dropped, not queued, as the real reporter does: the report goes stale.
         if (!(error instanceof StoreError)) throw error;
@@ -103,7 +111,9 @@ export class SimCluster {
 
   /** Brings nodes and the protection stack's objects in line with the model. */
   sync(): void {
-    const since = this.now().toISOString().replace(/\.\d{3}Z$/, "Z");
+    const since = this.now()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, "Z");
     const nodes = type("", "nodes");
     const present = new Set(this.model.nodes.filter((n) => n.present).map((n) => n.name));
     for (const name of present) if (!this.store.get(nodes, undefined, name)) this.store.put(nodes, nodeObject(name, since));
@@ -116,7 +126,12 @@ export class SimCluster {
       const t = type(group, plural);
       const meta = object.metadata as JsonObject;
       const current = this.store.get(t, meta.namespace as string | undefined, meta.name as string);
-      const same = current && deepEqual(current.spec, object.spec) && deepEqual(current.status, object.status) && deepEqual(current.webhooks, object.webhooks) && deepEqual(current.subsets, object.subsets);
+      const same =
+        current &&
+        deepEqual(current.spec, object.spec) &&
+        deepEqual(current.status, object.status) &&
+        deepEqual(current.webhooks, object.webhooks) &&
+        deepEqual(current.subsets, object.subsets);
       if (!same) this.store.put(t, object);
     }
     const webhooks = type("admissionregistration.k8s.io", "mutatingwebhookconfigurations");

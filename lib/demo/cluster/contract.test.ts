@@ -21,7 +21,11 @@ import { openStream } from "@/test/demo-request";
 
 const text = (name: string) => readFileSync(`test/fixtures/${name}`, "utf8");
 const json = (name: string) => JSON.parse(text(name));
-const body = (name: string) => text(name).split("\n").filter((l) => !l.startsWith("#")).join("\n");
+const body = (name: string) =>
+  text(name)
+    .split("\n")
+    .filter((l) => !l.startsWith("#"))
+    .join("\n");
 
 /** The fixtures' cluster: keyIDs 1 and 2 on master-0..2; master-1's keyID 2 lacks decrypt permission; master-2 stale. */
 function fixtureCluster(design: "condition" | "typed"): SimCluster {
@@ -55,7 +59,14 @@ describe("contract: fixtures and the simulator read the same through Faultline's
     const real = readOperatorStatus(json("kubeapiserver-operator-cr.json"));
     const sim = readOperatorStatus(cr(fixtureCluster("condition")));
     expect(sim.problems).toEqual([]);
-    const reports = (view: typeof real) => view.reporterConditions.map((c) => ({ node: c.nodeName, status: c.condition.status, reason: c.condition.reason, format: c.parsed.format, reports: c.parsed.reports }));
+    const reports = (view: typeof real) =>
+      view.reporterConditions.map((c) => ({
+        node: c.nodeName,
+        status: c.condition.status,
+        reason: c.condition.reason,
+        format: c.parsed.format,
+        reports: c.parsed.reports,
+      }));
     expect(reports(sim)).toEqual(reports(real));
     // The simulator, like the shipped operator, has no aggregator: no KMSPluginsDegraded.
     const otherTypes = (view: typeof real) => view.conditions.map((c) => c.type).filter((t) => !t.startsWith("KMS"));
@@ -97,7 +108,12 @@ describe("contract: fixtures and the simulator read the same through Faultline's
   it("OpenBao health for every status code OpenBao uses, and the Transit key read", () => {
     const cluster = new SimCluster({ nodes: 1 });
     const now = cluster.now();
-    for (const [state, file] of [["active", "openbao-health-active-200.json"], ["standby", "openbao-health-standby-429.json"], ["sealed", "openbao-health-sealed-503.json"], ["uninitialized", "openbao-health-uninitialized-501.json"]] as const) {
+    for (const [state, file] of [
+      ["active", "openbao-health-active-200.json"],
+      ["standby", "openbao-health-standby-429.json"],
+      ["sealed", "openbao-health-sealed-503.json"],
+      ["uninitialized", "openbao-health-uninitialized-501.json"],
+    ] as const) {
       cluster.model.openbao.state = state;
       const sim = renderOpenBaoHealth(cluster.model, now);
       if (sim === "unreachable") throw new Error("unreachable");
@@ -105,7 +121,13 @@ describe("contract: fixtures and the simulator read the same through Faultline's
       const a = parseOpenBaoHealth(sim.status, sim.body);
       const b = parseOpenBaoHealth(status, json(file));
       expect(a.problem, state).toBeUndefined();
-      expect({ state: a.state, httpStatus: a.httpStatus, sealed: a.sealed, standby: a.standby, initialized: a.initialized }).toEqual({ state: b.state, httpStatus: b.httpStatus, sealed: b.sealed, standby: b.standby, initialized: b.initialized });
+      expect({ state: a.state, httpStatus: a.httpStatus, sealed: a.sealed, standby: a.standby, initialized: a.initialized }).toEqual({
+        state: b.state,
+        httpStatus: b.httpStatus,
+        sealed: b.sealed,
+        standby: b.standby,
+        initialized: b.initialized,
+      });
     }
     const simKey = parseTransitKey(renderTransitKey(cluster.model, now).body);
     const realKey = parseTransitKey(json("openbao-transit-key-read.json").body ?? json("openbao-transit-key-read.json"));
@@ -145,10 +167,17 @@ describe("contract: fixtures and the simulator read the same through Faultline's
       return out;
     };
     try {
-      const initial = parseWatchStream(await read("/apis/operator.openshift.io/v1/kubeapiservers?watch=1&allowWatchBookmarks=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan", 350));
+      const initial = parseWatchStream(
+        await read(
+          "/apis/operator.openshift.io/v1/kubeapiservers?watch=1&allowWatchBookmarks=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan",
+          350,
+        ),
+      );
       const real = parseWatchStream(text("watch-events.ndjson"));
       expect(initial.problems).toEqual([]);
-      expect(initial.events.slice(0, 2).map((e) => [e.type, e.initialEventsEnd ?? false])).toEqual(real.events.slice(0, 2).map((e) => [e.type, e.initialEventsEnd ?? false]));
+      expect(initial.events.slice(0, 2).map((e) => [e.type, e.initialEventsEnd ?? false])).toEqual(
+        real.events.slice(0, 2).map((e) => [e.type, e.initialEventsEnd ?? false]),
+      );
 
       const expired = parseWatchStream(await read("/apis/operator.openshift.io/v1/kubeapiservers?watch=1&resourceVersion=5", 300));
       const realExpired = parseWatchStream(text("watch-reconnect-410.ndjson"));
@@ -176,7 +205,8 @@ describe("contract: fixtures and the simulator read the same through Faultline's
 
   it("the protection stack's workloads", () => {
     const cluster = new SimCluster({ nodes: 3 });
-    const get = (group: string, plural: string, ns: string | undefined, name: string) => cluster.store.get(findResource(group, "v1", plural)!, ns, name) as JsonObject;
+    const get = (group: string, plural: string, ns: string | undefined, name: string) =>
+      cluster.store.get(findResource(group, "v1", plural)!, ns, name) as JsonObject;
     const simDeploy = readDeployment(get("apps", "deployments", "cloudtaser-system", "cloudtaser-operator"));
     const realDeploy = readDeployment(json("deployment-cloudtaser-operator.json"));
     expect(simDeploy.problems).toEqual([]);
@@ -188,12 +218,18 @@ describe("contract: fixtures and the simulator read the same through Faultline's
     const simHook = readWebhookConfiguration(get("admissionregistration.k8s.io", "mutatingwebhookconfigurations", undefined, "cloudtaser-operator-webhook"));
     const realHook = readWebhookConfiguration(json("mutatingwebhookconfiguration-cloudtaser.json"));
     // The fixture's chart sets failurePolicy Fail; the simulator starts from the chart default, Ignore.
-    const keys = (w: object) => Object.keys(w).filter((k) => k !== "caNotAfter").sort();
+    const keys = (w: object) =>
+      Object.keys(w)
+        .filter((k) => k !== "caNotAfter")
+        .sort();
     expect(keys(simHook.webhooks[0])).toEqual(keys(realHook.webhooks[0]));
     expect(simHook.webhooks[0]).toMatchObject({ failurePolicy: "Ignore", caBundlePresent: true, service: { namespace: "cloudtaser-system" } });
     expect(simHook.webhooks[0].caNotAfter).toBe("2036-12-31T00:00:00.000Z");
     cluster.model.stack.webhookCaExpired = true;
     cluster.sync();
-    expect(readWebhookConfiguration(get("admissionregistration.k8s.io", "mutatingwebhookconfigurations", undefined, "cloudtaser-operator-webhook")).webhooks[0].caNotAfter).toBe("2026-03-01T00:00:00.000Z");
+    expect(
+      readWebhookConfiguration(get("admissionregistration.k8s.io", "mutatingwebhookconfigurations", undefined, "cloudtaser-operator-webhook")).webhooks[0]
+        .caNotAfter,
+    ).toBe("2026-03-01T00:00:00.000Z");
   });
 });

@@ -56,7 +56,10 @@ describe("simulated metrics over time", () => {
   it("show the plugin's breaker open, its errors growing and its key_id flip-flopping", async () => {
     const cluster = new SimCluster({ nodes: 3 });
     const plugin = (s: number) => renderPluginMetrics(cluster.model, cluster.model.nodes[0], "1", at(s));
-    const hash = async (s: number) => parsePrometheusText((await plugin(s))!).families.find((f) => f.name === "openbao_kms_status_key_id_hash")!.samples.map((x) => x.labels.hash);
+    const hash = async (s: number) =>
+      parsePrometheusText((await plugin(s))!)
+        .families.find((f) => f.name === "openbao_kms_status_key_id_hash")!
+        .samples.map((x) => x.labels.hash);
     const steady = await hash(0);
     setScenario(cluster, "openbao-sealed", true);
     expect(await value(plugin(60), "openbao_kms_circuit_breaker_state", {})).toBe(1);

@@ -5,7 +5,17 @@ import { sendJson } from "./status";
 // Discovery at every path kubectl and the official clients ask for, with and without a trailing
 // slash: /version, /api, /apis, /apis/<group>, /api/v1 and /apis/<group>/<version>.
 
-export const VERSION = { major: "1", minor: "35", gitVersion: "v1.35.3", gitCommit: "4ee2ad9b6e1fb8ec28e0f0bbbfd1fc5bd0e1d4a7", gitTreeState: "clean", buildDate: "2026-03-12T09:21:44Z", goVersion: "go1.25.7", compiler: "gc", platform: "linux/amd64" };
+export const VERSION = {
+  major: "1",
+  minor: "35",
+  gitVersion: "v1.35.3",
+  gitCommit: "4ee2ad9b6e1fb8ec28e0f0bbbfd1fc5bd0e1d4a7",
+  gitTreeState: "clean",
+  buildDate: "2026-03-12T09:21:44Z",
+  goVersion: "go1.25.7",
+  compiler: "gc",
+  platform: "linux/amd64",
+};
 
 function groups() {
   return [...new Set(RESOURCES.filter((r) => r.group).map((r) => r.group))].map((name) => {
@@ -17,9 +27,10 @@ function groups() {
 /** Serves a discovery document for the path, or returns false when the path is not one. */
 export function serveDiscovery(pathname: string, res: ServerResponse, serverAddress: string): boolean {
   const path = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
-  if (path === "/version") return void sendJson(res, 200, VERSION), true;
-  if (path === "/api") return void sendJson(res, 200, { kind: "APIVersions", versions: ["v1"], serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress }] }), true;
-  if (path === "/apis") return void sendJson(res, 200, { kind: "APIGroupList", apiVersion: "v1", groups: groups() }), true;
+  if (path === "/version") return (void sendJson(res, 200, VERSION), true);
+  if (path === "/api")
+    return (void sendJson(res, 200, { kind: "APIVersions", versions: ["v1"], serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress }] }), true);
+  if (path === "/apis") return (void sendJson(res, 200, { kind: "APIGroupList", apiVersion: "v1", groups: groups() }), true);
   const group = /^\/apis\/([^/]+)$/.exec(path);
   if (group) {
     const found = groups().find((g) => g.name === group[1]);

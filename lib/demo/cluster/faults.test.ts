@@ -36,8 +36,14 @@ describe("API faults", () => {
       expect(r.headers["retry-after"], path).toBe("7");
       expect(r.headers["x-kubernetes-pf-flowschema-uid"], path).toBeTruthy();
       expect(JSON.parse(r.body), path).toEqual({
-        kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", code: 429, reason: "TooManyRequests",
-        message: "Too many requests, please try again later.", details: { retryAfterSeconds: 7 },
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: {},
+        status: "Failure",
+        code: 429,
+        reason: "TooManyRequests",
+        message: "Too many requests, please try again later.",
+        details: { retryAfterSeconds: 7 },
       });
     }
     expect((await rawRequest(ep, "/v1/sys/health")).status).toBe(200);
@@ -98,7 +104,9 @@ describe("API faults", () => {
     const before = JSON.parse((await get(NODES)).body);
     await server.restart();
     const after = JSON.parse((await get(NODES)).body);
-    expect(after.items.map((n: { metadata: { name: string } }) => n.metadata.name)).toEqual(before.items.map((n: { metadata: { name: string } }) => n.metadata.name));
+    expect(after.items.map((n: { metadata: { name: string } }) => n.metadata.name)).toEqual(
+      before.items.map((n: { metadata: { name: string } }) => n.metadata.name),
+    );
     expect(Number(after.metadata.resourceVersion)).toBeGreaterThan(Number(before.metadata.resourceVersion));
     const resumed = JSON.parse((await get(`${NODES}?watch=true&resourceVersion=${before.metadata.resourceVersion}`)).body.trim());
     expect(resumed).toMatchObject({ type: "ERROR", object: { code: 410, reason: "Expired" } });

@@ -21,7 +21,8 @@ function check(fault: ApiFault): ApiFault {
       if (!Number.isInteger(f.retryAfterSeconds) || (f.retryAfterSeconds as number) < 0 || (f.retryAfterSeconds as number) > 3600) {
         throw new ApiFaultError(`throttle: retryAfterSeconds must be a whole number of seconds from 0 to 3600, got ${String(f.retryAfterSeconds)}`);
       }
-      if (f.status !== undefined && f.status !== 429 && f.status !== 503) throw new ApiFaultError(`throttle: status must be 429 or 503, got ${String(f.status)}`);
+      if (f.status !== undefined && f.status !== 429 && f.status !== 503)
+        throw new ApiFaultError(`throttle: status must be 429 or 503, got ${String(f.status)}`);
       return { kind: "throttle", retryAfterSeconds: f.retryAfterSeconds as number, ...(f.status ? { status: f.status as 429 | 503 } : {}) };
     case "slow":
       if (typeof f.delayMs !== "number" || !Number.isFinite(f.delayMs) || f.delayMs < 0 || f.delayMs > 600_000) {

@@ -12,8 +12,7 @@ const unseg = (text: string) => text.replace(/%2F/g, "/").replace(/%25/g, "%");
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
-export const isObject = (value: unknown): value is JsonObject =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -48,7 +47,12 @@ export function flattenApplied(body: JsonObject, listMapKeys: Record<string, str
   for (const root of roots) {
     const [first, second] = root.split(".");
     const value = second ? (isObject(body[first]) ? (body[first] as JsonObject)[second] : undefined) : body[first];
-    if (value !== undefined) walk(value as Json, root, root.split(".").map((k) => `f:${k}`));
+    if (value !== undefined)
+      walk(
+        value as Json,
+        root,
+        root.split(".").map((k) => `f:${k}`),
+      );
   }
   return out;
 }
@@ -59,9 +63,11 @@ interface Step {
 }
 
 function parse(path: string): Step[] {
-  return path.split("/").filter((s) => s !== ".").map(unseg).map((segment) =>
-    segment.startsWith("k:") ? { key: JSON.parse(segment.slice(2)) as JsonObject } : { field: segment.slice(2) },
-  );
+  return path
+    .split("/")
+    .filter((s) => s !== ".")
+    .map(unseg)
+    .map((segment) => (segment.startsWith("k:") ? { key: JSON.parse(segment.slice(2)) as JsonObject } : { field: segment.slice(2) }));
 }
 
 const matches = (item: Json, key: JsonObject) => isObject(item) && Object.entries(key).every(([k, v]) => deepEqual(item[k] ?? null, v));
@@ -134,8 +140,12 @@ export function deleteAt(root: JsonObject, path: string): void {
   let parent: Json = root;
   for (const step of steps.slice(0, -1)) {
     const next: Json | undefined = step.key
-      ? Array.isArray(parent) ? findEntry(parent, step.key) : undefined
-      : isObject(parent) ? parent[step.field!] : undefined;
+      ? Array.isArray(parent)
+        ? findEntry(parent, step.key)
+        : undefined
+      : isObject(parent)
+        ? parent[step.field!]
+        : undefined;
     if (next === undefined) return;
     parent = next;
   }
@@ -168,7 +178,9 @@ export function describeField(path: string): string {
     .map(unseg)
     .map((segment) =>
       segment.startsWith("k:")
-        ? `[${Object.entries(JSON.parse(segment.slice(2)) as JsonObject).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(",")}]`
+        ? `[${Object.entries(JSON.parse(segment.slice(2)) as JsonObject)
+            .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+            .join(",")}]`
         : `.${segment.slice(2)}`,
     )
     .join("");

@@ -56,7 +56,8 @@ describe("the simulated API server's semantics", () => {
     const get = async (path: string) => JSON.parse((await rawRequest(ep, path, { token: ep.readToken })).body);
     for (const path of ["/api", "/api/"]) expect((await get(path)).kind).toBe("APIVersions");
     for (const path of ["/apis", "/apis/"]) expect((await get(path)).groups.map((g: { name: string }) => g.name)).toContain("operator.openshift.io");
-    for (const path of ["/apis/apps", "/apis/apps/"]) expect(await get(path)).toMatchObject({ kind: "APIGroup", name: "apps", preferredVersion: { groupVersion: "apps/v1" } });
+    for (const path of ["/apis/apps", "/apis/apps/"])
+      expect(await get(path)).toMatchObject({ kind: "APIGroup", name: "apps", preferredVersion: { groupVersion: "apps/v1" } });
     const core = await get("/api/v1/");
     expect(core.resources.find((r: { name: string }) => r.name === "nodes")).toMatchObject({ shortNames: ["no"], verbs: ["get", "list", "watch", "patch"] });
     expect(core.resources.find((r: { name: string }) => r.name === "namespaces").verbs).toEqual(["get", "list", "watch"]);
@@ -83,9 +84,16 @@ describe("the simulated API server's semantics", () => {
   it("a selector watch sees an object enter the selection as ADDED and leave it as DELETED", async () => {
     const ep = await start();
     const types: string[] = [];
-    const stream = openStream(ep, "/api/v1/nodes?watch=1&labelSelector=pool%3Dblue", ep.readToken, (l) => types.push(`${JSON.parse(l).type} ${JSON.parse(l).object.metadata.name}`));
+    const stream = openStream(ep, "/api/v1/nodes?watch=1&labelSelector=pool%3Dblue", ep.readToken, (l) =>
+      types.push(`${JSON.parse(l).type} ${JSON.parse(l).object.metadata.name}`),
+    );
     const label = (value: string | null) =>
-      rawRequest(ep, "/api/v1/nodes/master-1", { method: "PATCH", token: ep.adminToken, headers: { "Content-Type": "application/merge-patch+json" }, body: JSON.stringify({ metadata: { labels: { pool: value } } }) });
+      rawRequest(ep, "/api/v1/nodes/master-1", {
+        method: "PATCH",
+        token: ep.adminToken,
+        headers: { "Content-Type": "application/merge-patch+json" },
+        body: JSON.stringify({ metadata: { labels: { pool: value } } }),
+      });
     await new Promise((r) => setTimeout(r, 100));
     await label("blue");
     await label("green");
@@ -108,16 +116,35 @@ describe("the simulated API server's semantics", () => {
   it("an identical apply keeps the resourceVersion; dryRun=All stores nothing; another dryRun value is refused", async () => {
     const ep = await start();
     const apply = (query: string) =>
-      rawRequest(ep, `/apis/operator.openshift.io/v1/kubeapiservers/cluster?fieldManager=sre${query}`, { method: "PATCH", token: ep.adminToken, headers: { "Content-Type": "application/apply-patch+yaml" }, body: "apiVersion: operator.openshift.io/v1\nkind: KubeAPIServer\nmetadata: {name: cluster}\nspec: {logLevel: Debug}\n" });
+      rawRequest(ep, `/apis/operator.openshift.io/v1/kubeapiservers/cluster?fieldManager=sre${query}`, {
+        method: "PATCH",
+        token: ep.adminToken,
+        headers: { "Content-Type": "application/apply-patch+yaml" },
+        body: "apiVersion: operator.openshift.io/v1\nkind: KubeAPIServer\nmetadata: {name: cluster}\nspec: {logLevel: Debug}\n",
+      });
     const rv = JSON.parse((await apply("")).body).metadata.resourceVersion;
     expect(JSON.parse((await apply("")).body).metadata.resourceVersion).toBe(rv);
-    const node = (body: string, query = "") => rawRequest(ep, `/api/v1/nodes/master-0${query}`, { method: "PATCH", token: ep.adminToken, headers: { "Content-Type": "application/strategic-merge-patch+json" }, body });
+    const node = (body: string, query = "") =>
+      rawRequest(ep, `/api/v1/nodes/master-0${query}`, {
+        method: "PATCH",
+        token: ep.adminToken,
+        headers: { "Content-Type": "application/strategic-merge-patch+json" },
+        body,
+      });
     const dry = await node('{"metadata":{"labels":{"dry":"run"}}}', "?dryRun=All");
     expect(JSON.parse(dry.body).metadata.labels.dry).toBe("run");
     expect(server!.cluster.object("", "nodes", "master-0")!.metadata).not.toHaveProperty("labels.dry");
     const refused = await node("{}", "?dryRun=Maybe");
-    expect([refused.status, JSON.parse(refused.body).message]).toEqual([422, 'PatchOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Maybe"}: supported values: "All"']);
-    const crd = await rawRequest(ep, "/apis/operator.openshift.io/v1/kubeapiservers/cluster", { method: "PATCH", token: ep.adminToken, headers: { "Content-Type": "application/strategic-merge-patch+json" }, body: "{}" });
+    expect([refused.status, JSON.parse(refused.body).message]).toEqual([
+      422,
+      'PatchOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Maybe"}: supported values: "All"',
+    ]);
+    const crd = await rawRequest(ep, "/apis/operator.openshift.io/v1/kubeapiservers/cluster", {
+      method: "PATCH",
+      token: ep.adminToken,
+      headers: { "Content-Type": "application/strategic-merge-patch+json" },
+      body: "{}",
+    });
     expect(crd.status).toBe(415);
   });
 

@@ -82,13 +82,28 @@ async function serve(route: Route, req: IncomingMessage, res: ServerResponse, ur
     const object = store.get(type, namespace, name);
     if (!object) throw notFound(type, name);
     const table = wantsTable(req);
-    if (table) return sendJson(res, 200, toTable(type, [object], { resourceVersion: (object.metadata as JsonObject).resourceVersion }, { version: table, includeObject: includeObjectOf(url), now: opts.now() }));
+    if (table)
+      return sendJson(
+        res,
+        200,
+        toTable(
+          type,
+          [object],
+          { resourceVersion: (object.metadata as JsonObject).resourceVersion },
+          { version: table, includeObject: includeObjectOf(url), now: opts.now() },
+        ),
+      );
     return sendJson(res, 200, object);
   }
   if (method === "PATCH" && name) {
     if (!opts.canWrite(req)) {
       const what = `${type.plural}${type.group ? `.${type.group}` : ""}`;
-      throw new StoreError(403, "Forbidden", `${what} "${name}" is forbidden: User "system:serviceaccount:faultline:faultline-readonly" cannot patch resource "${type.plural}${route.subresource ? "/status" : ""}" in API group "${type.group}"${type.namespaced ? ` in the namespace "${namespace}"` : " at the cluster scope"}`, { name, group: type.group, kind: type.plural });
+      throw new StoreError(
+        403,
+        "Forbidden",
+        `${what} "${name}" is forbidden: User "system:serviceaccount:faultline:faultline-readonly" cannot patch resource "${type.plural}${route.subresource ? "/status" : ""}" in API group "${type.group}"${type.namespaced ? ` in the namespace "${namespace}"` : " at the cluster scope"}`,
+        { name, group: type.group, kind: type.plural },
+      );
     }
     return servePatch(route, req, res, url, store);
   }
@@ -102,13 +117,19 @@ async function servePatch(route: Route, req: IncomingMessage, res: ServerRespons
   const builtIn = !type.group.includes(".") || type.group.endsWith(".k8s.io");
   const accepted = PATCH_TYPES.filter((t) => builtIn || t !== "application/strategic-merge-patch+json");
   if (!accepted.includes(contentType)) {
-    throw new StoreError(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: ${accepted.join(", ")}`);
+    throw new StoreError(
+      415,
+      "UnsupportedMediaType",
+      `the body of the request was in an unknown format - accepted media types include: ${accepted.join(", ")}`,
+    );
   }
   const dryRun = dryRunParam(url);
   const force = boolParam(url, "force");
   const manager = url.searchParams.get("fieldManager") ?? undefined;
-  if (manager !== undefined && manager.length > 128) throw new StoreError(422, "Invalid", `PatchOptions.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more than 128 bytes`);
-  if (force && contentType !== "application/apply-patch+yaml") throw new StoreError(422, "Invalid", `PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch`);
+  if (manager !== undefined && manager.length > 128)
+    throw new StoreError(422, "Invalid", `PatchOptions.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more than 128 bytes`);
+  if (force && contentType !== "application/apply-patch+yaml")
+    throw new StoreError(422, "Invalid", `PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch`);
   const text = await readBody(req);
   let body: Json;
   try {
@@ -121,7 +142,8 @@ async function servePatch(route: Route, req: IncomingMessage, res: ServerRespons
     if (!isObject(body)) throw new StoreError(400, "BadRequest", "error decoding patch: the body of an apply patch must be an object");
     return sendJson(res, 200, store.apply(type, namespace, name, body, { manager, force, subresource: route.subresource, dryRun }));
   }
-  if (contentType !== "application/json-patch+json" && !isObject(body)) throw new StoreError(400, "BadRequest", "error decoding patch: the body must be a JSON object");
+  if (contentType !== "application/json-patch+json" && !isObject(body))
+    throw new StoreError(400, "BadRequest", "error decoding patch: the body must be a JSON object");
   const change =
     contentType === "application/json-patch+json"
       ? (o: JsonObject) => jsonPatch(o, body)

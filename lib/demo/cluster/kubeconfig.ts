@@ -7,7 +7,12 @@ export function kubeconfigFor(name: string, endpoints: SimEndpoints): string {
     apiVersion: "v1",
     kind: "Config",
     // The simulator's own CA, so every client verifies the serving certificate as on a real cluster.
-    clusters: [{ name, cluster: { server: endpoints.url, ...(endpoints.caPem ? { "certificate-authority-data": Buffer.from(endpoints.caPem).toString("base64") } : {}) } }],
+    clusters: [
+      {
+        name,
+        cluster: { server: endpoints.url, ...(endpoints.caPem ? { "certificate-authority-data": Buffer.from(endpoints.caPem).toString("base64") } : {}) },
+      },
+    ],
     users: [
       { name: `${name}-readonly`, user: { token: endpoints.readToken } },
       { name: `${name}-admin`, user: { token: endpoints.adminToken } },

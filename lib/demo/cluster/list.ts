@@ -20,7 +20,8 @@ const keyOf = (o: JsonObject) => {
   return meta.namespace ? `${meta.namespace as string}/${meta.name as string}` : (meta.name as string);
 };
 
-export const encodeContinue = (rv: number, after: string) => Buffer.from(JSON.stringify({ v: "meta.k8s.io/v1", rv, start: `${after}\u0000` })).toString("base64url");
+export const encodeContinue = (rv: number, after: string) =>
+  Buffer.from(JSON.stringify({ v: "meta.k8s.io/v1", rv, start: `${after}\u0000` })).toString("base64url");
 
 function decodeContinue(text: string): ContinueToken {
   try {
@@ -32,7 +33,15 @@ function decodeContinue(text: string): ContinueToken {
   }
 }
 
-export function serveList(type: ResourceType, namespace: string | undefined, req: IncomingMessage, res: ServerResponse, url: URL, store: ObjectStore, now: Date): void {
+export function serveList(
+  type: ResourceType,
+  namespace: string | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  store: ObjectStore,
+  now: Date,
+): void {
   const matches = selectorsOf(url, type);
   const limit = intParam(url, "limit");
   const table = wantsTable(req);

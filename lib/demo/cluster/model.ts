@@ -103,7 +103,16 @@ export function createModel(options: ModelOptions = {}): ClusterModel {
     decrypt: { unknownKeyIdErrors: 0, aadErrors: 0, latencyFactor: 1, deadlineExceeded: 0 },
     keyIdFlips: 0,
     identityFallback: false,
-    stack: { webhookPresent: true, webhookCaExpired: false, failurePolicy: "Ignore", operatorReplicas: 2, ebpfReady: "all", bridgeAvailable: true, beaconUp: true, wrapper: { state: "running", restarts: 0 } },
+    stack: {
+      webhookPresent: true,
+      webhookCaExpired: false,
+      failurePolicy: "Ignore",
+      operatorReplicas: 2,
+      ebpfReady: "all",
+      bridgeAvailable: true,
+      beaconUp: true,
+      wrapper: { state: "running", restarts: 0 },
+    },
     active: new Set(),
   };
 }
@@ -111,7 +120,12 @@ export function createModel(options: ModelOptions = {}): ClusterModel {
 /** What a probe of one plugin sees right now, with the reasons the model knows. */
 export function probe(model: ClusterModel, node: NodeState, plugin: PluginState, tick: number): { status: PluginHealth; detail?: string } {
   if (plugin.flapping) {
-    return tick % 2 === 0 ? { status: "error", detail: `rpc error: code = Unavailable desc = connection error: dial unix /var/run/kmsplugin/kms-${plugin.keyID}.sock: connect: connection refused` } : { status: "healthy" };
+    return tick % 2 === 0
+      ? {
+          status: "error",
+          detail: `rpc error: code = Unavailable desc = connection error: dial unix /var/run/kmsplugin/kms-${plugin.keyID}.sock: connect: connection refused`,
+        }
+      : { status: "healthy" };
   }
   if (plugin.health !== "healthy") return { status: plugin.health, detail: plugin.detail };
   const bao = model.openbao.state;
@@ -121,7 +135,9 @@ export function probe(model: ClusterModel, node: NodeState, plugin: PluginState,
   if (!model.transit.exists) return { status: "unhealthy", detail: `transit: key "${model.transit.name}" not found (code 404)` };
   if (model.transit.softDeleted) return { status: "unhealthy", detail: `transit: key "${model.transit.name}" is soft-deleted` };
   if (model.auth.tokenTtlSeconds <= 0) return { status: "unhealthy", detail: "openbao: permission denied: token expired (code 403)" };
-  if (model.auth.certificateTtlSeconds <= 0) return { status: "error", detail: "tls: failed to verify certificate: x509: certificate has expired or is not yet valid" };
-  if (Math.abs(node.clockSkewMs) > 60_000) return { status: "unhealthy", detail: "openbao: login failed: token is not valid yet (iat in the future); check clocks" };
+  if (model.auth.certificateTtlSeconds <= 0)
+    return { status: "error", detail: "tls: failed to verify certificate: x509: certificate has expired or is not yet valid" };
+  if (Math.abs(node.clockSkewMs) > 60_000)
+    return { status: "unhealthy", detail: "openbao: login failed: token is not valid yet (iat in the future); check clocks" };
   return { status: "healthy" };
 }

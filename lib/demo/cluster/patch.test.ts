@@ -9,7 +9,13 @@ import { StoreError } from "./store";
 
 const pod = (): JsonObject => ({
   metadata: { name: "p", labels: { app: "a", "example.com/tier": "gold" }, finalizers: ["x"] },
-  spec: { containers: [{ name: "api", image: "api:1", env: [{ name: "A", value: "1" }] }, { name: "side", image: "side:1" }], tolerations: [{ key: "t" }] },
+  spec: {
+    containers: [
+      { name: "api", image: "api:1", env: [{ name: "A", value: "1" }] },
+      { name: "side", image: "side:1" },
+    ],
+    tolerations: [{ key: "t" }],
+  },
 });
 
 describe("strategic merge patch", () => {
@@ -17,12 +23,27 @@ describe("strategic merge patch", () => {
     const out = strategicMerge(pod(), {
       metadata: { finalizers: ["y"] },
       spec: {
-        containers: [{ name: "api", image: "api:2", env: [{ name: "B", value: "2" }] }, { name: "side", $patch: "delete" }],
+        containers: [
+          { name: "api", image: "api:2", env: [{ name: "B", value: "2" }] },
+          { name: "side", $patch: "delete" },
+        ],
         tolerations: [{ key: "u" }],
         "$setElementOrder/containers": [{ name: "api" }],
       },
     } as unknown as JsonObject) as JsonObject;
-    expect(out.spec).toEqual({ containers: [{ name: "api", image: "api:2", env: [{ name: "A", value: "1" }, { name: "B", value: "2" }] }], tolerations: [{ key: "u" }] });
+    expect(out.spec).toEqual({
+      containers: [
+        {
+          name: "api",
+          image: "api:2",
+          env: [
+            { name: "A", value: "1" },
+            { name: "B", value: "2" },
+          ],
+        },
+      ],
+      tolerations: [{ key: "u" }],
+    });
     expect((out.metadata as JsonObject).finalizers).toEqual(["x", "y"]);
     const replaced = strategicMerge(pod(), { spec: { $patch: "replace", containers: [{ name: "only", image: "o:1" }] } }) as JsonObject;
     expect(replaced.spec).toEqual({ containers: [{ name: "only", image: "o:1" }] });
@@ -55,7 +76,10 @@ describe("JSON patch", () => {
       }
       return "no error";
     };
-    expect(codeOf(() => jsonPatch(pod(), [{ op: "test", path: "/metadata/name", value: "q" }]))).toEqual([422, [{ reason: "UnexpectedServerResponse", message: "testing value /metadata/name failed: test failed" }]]);
+    expect(codeOf(() => jsonPatch(pod(), [{ op: "test", path: "/metadata/name", value: "q" }]))).toEqual([
+      422,
+      [{ reason: "UnexpectedServerResponse", message: "testing value /metadata/name failed: test failed" }],
+    ]);
     expect(codeOf(() => jsonPatch(pod(), [{ op: "remove", path: "/metadata/nothing" }]))[0]).toBe(422);
     expect(codeOf(() => jsonPatch(pod(), { op: "add" }))[0]).toBe(400);
   });

@@ -10,13 +10,18 @@ export const mergePatch = mergeJson;
 
 // As the real server wraps a failed JSON patch: a generic 422 with the patch library's words as the cause.
 const invalid = (message: string) =>
-  new StoreError(422, "Invalid", "the server rejected our request due to an error in our request", { causes: [{ reason: "UnexpectedServerResponse", message }] });
+  new StoreError(422, "Invalid", "the server rejected our request due to an error in our request", {
+    causes: [{ reason: "UnexpectedServerResponse", message }],
+  });
 
 /** RFC 6901 pointer tokens. */
 function pointer(path: string): string[] {
   if (path === "") return [];
   if (!path.startsWith("/")) throw invalid(`the server rejected our request due to an error in our request`);
-  return path.slice(1).split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return path
+    .slice(1)
+    .split("/")
+    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
 function parentOf(doc: Json, tokens: string[], op: string): { parent: Json; key: string } {
@@ -69,7 +74,8 @@ function add(doc: Json, path: string, value: Json, replace: boolean): void {
 export function jsonPatch(doc: JsonObject, ops: Json): JsonObject {
   if (!Array.isArray(ops)) throw new StoreError(400, "BadRequest", "json: cannot unmarshal object into Go value of type jsonpatch.Patch");
   for (const raw of ops) {
-    if (!isObject(raw) || typeof raw.op !== "string" || typeof raw.path !== "string") throw invalid("the server rejected our request due to an error in our request");
+    if (!isObject(raw) || typeof raw.op !== "string" || typeof raw.path !== "string")
+      throw invalid("the server rejected our request due to an error in our request");
     const { op, path } = raw as { op: string; path: string };
     if (op === "add" || op === "replace") add(doc, path, structuredClone(raw.value ?? null), op === "replace");
     else if (op === "remove") remove(doc, path);
@@ -153,5 +159,9 @@ function mergeList(current: Json[], patch: Json[], field: string): Json[] {
 function stripDirectives(value: Json): Json {
   if (Array.isArray(value)) return value.map(stripDirectives);
   if (!isObject(value)) return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => !k.startsWith("$")).map(([k, v]) => [k, stripDirectives(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => !k.startsWith("$"))
+      .map(([k, v]) => [k, stripDirectives(v)]),
+  );
 }

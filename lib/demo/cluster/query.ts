@@ -28,7 +28,11 @@ export function dryRunParam(url: URL, options = "PatchOptions"): boolean {
   const values = url.searchParams.getAll("dryRun");
   if (values.length === 0) return false;
   if (values.some((v) => v !== "All")) {
-    throw new StoreError(422, "Invalid", `${options}.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{${values.map((v) => JSON.stringify(v)).join(", ")}}: supported values: "All"`);
+    throw new StoreError(
+      422,
+      "Invalid",
+      `${options}.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{${values.map((v) => JSON.stringify(v)).join(", ")}}: supported values: "All"`,
+    );
   }
   return true;
 }

@@ -20,9 +20,14 @@ let kubeconfig: string;
 
 function run(file: string, args: string[], timeoutMs = 15_000): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: dir }, timeout: timeoutMs, maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      file,
+      args,
+      { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: dir }, timeout: timeoutMs, maxBuffer: 8 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -36,7 +41,10 @@ async function kubectl(args: string[], opts: { admin?: boolean; fail?: boolean }
 async function python(code: string): Promise<string> {
   const file = path.join(dir, `client-${Math.random().toString(36).slice(2)}.py`);
   const body = code.replaceAll('"__KUBECONFIG__"', JSON.stringify(kubeconfig));
-  writeFileSync(file, `import json, sys\nfrom kubernetes import client, config, watch\nconfig.load_kube_config(config_file=${JSON.stringify(kubeconfig)})\n${body}\n`);
+  writeFileSync(
+    file,
+    `import json, sys\nfrom kubernetes import client, config, watch\nconfig.load_kube_config(config_file=${JSON.stringify(kubeconfig)})\n${body}\n`,
+  );
   const r = await run(PYTHON, [file]);
   if (r.code !== 0) throw new Error(`python failed (${r.code}): ${r.stderr}`);
   return r.stdout.trim();
@@ -45,7 +53,8 @@ async function python(code: string): Promise<string> {
 beforeAll(async () => {
   const missing: string[] = [];
   if (!existsSync(KUBECTL)) missing.push(`Debian's kubectl at ${KUBECTL} (apt-get download kubernetes-client; dpkg-deb -x; scripts/test.sh does it)`);
-  if (!existsSync(PYTHON) || (await run(PYTHON, ["-c", "import kubernetes"])).code !== 0) missing.push(`the official Python client for ${PYTHON} (apt-get install python3-kubernetes)`);
+  if (!existsSync(PYTHON) || (await run(PYTHON, ["-c", "import kubernetes"])).code !== 0)
+    missing.push(`the official Python client for ${PYTHON} (apt-get install python3-kubernetes)`);
   if (missing.length > 0) throw new Error(`real clients missing: ${missing.join("; ")}`);
   // Bookmarks every 300 ms so the bookmark test need not wait the real minute.
   server = new SimServer({ cluster: new SimCluster({ nodes: 3, intervalMs: 60_000 }), bookmarkIntervalMs: 300 });
@@ -71,7 +80,18 @@ describe("kubectl against the demo cluster", () => {
   it("get nodes,kubeapiservers -o wide prints the real columns", async () => {
     const { stdout } = await kubectl(["get", "nodes,kubeapiservers", "-o", "wide"]);
     const out = lines(stdout);
-    expect(out[0].split(/\s{2,}/)).toEqual(["NAME", "STATUS", "ROLES", "AGE", "VERSION", "INTERNAL-IP", "EXTERNAL-IP", "OS-IMAGE", "KERNEL-VERSION", "CONTAINER-RUNTIME"]);
+    expect(out[0].split(/\s{2,}/)).toEqual([
+      "NAME",
+      "STATUS",
+      "ROLES",
+      "AGE",
+      "VERSION",
+      "INTERNAL-IP",
+      "EXTERNAL-IP",
+      "OS-IMAGE",
+      "KERNEL-VERSION",
+      "CONTAINER-RUNTIME",
+    ]);
     expect(out[1]).toMatch(/^node\/master-0\s+Ready\s+control-plane,master\s+\S+\s+v1\.35\.3\s+10\.0\.0\.10\s+<none>/);
     expect(stdout).toMatch(/\nNAME\s+AGE\nkubeapiserver\.operator\.openshift\.io\/cluster\s+\S+/);
   });
@@ -79,10 +99,17 @@ describe("kubectl against the demo cluster", () => {
   it("prints json, yaml, name, jsonpath and custom-columns", async () => {
     const json = JSON.parse((await kubectl(["get", "nodes", "-o", "json"])).stdout);
     expect([json.kind, json.items.length]).toEqual(["List", 3]);
-    expect((await kubectl(["get", "kubeapiserver", "cluster", "-o", "yaml"])).stdout).toMatch(/^apiVersion: operator\.openshift\.io\/v1\nkind: KubeAPIServer\n/);
+    expect((await kubectl(["get", "kubeapiserver", "cluster", "-o", "yaml"])).stdout).toMatch(
+      /^apiVersion: operator\.openshift\.io\/v1\nkind: KubeAPIServer\n/,
+    );
     expect(lines((await kubectl(["get", "nodes", "-o", "name"])).stdout)).toEqual(["node/master-0", "node/master-1", "node/master-2"]);
     expect((await kubectl(["get", "pods", "-A", "-o", "jsonpath={.items[0].status.containerStatuses[0].imageID}"])).stdout).toMatch(/@sha256:/);
-    expect(lines((await kubectl(["get", "nodes", "-o", "custom-columns=NODE:.metadata.name,IP:.status.addresses[0].address"])).stdout)).toEqual(["NODE       IP", "master-0   10.0.0.10", "master-1   10.0.0.11", "master-2   10.0.0.12"]);
+    expect(lines((await kubectl(["get", "nodes", "-o", "custom-columns=NODE:.metadata.name,IP:.status.addresses[0].address"])).stdout)).toEqual([
+      "NODE       IP",
+      "master-0   10.0.0.10",
+      "master-1   10.0.0.11",
+      "master-2   10.0.0.12",
+    ]);
   });
 
   it("api-resources lists what discovery offers, with short names", async () => {
@@ -122,16 +149,24 @@ describe("kubectl against the demo cluster", () => {
   it("patch --type merge, json and strategic; label keys with / are kept apart and removed alone", async () => {
     await kubectl(["patch", "node", "master-2", "--type", "merge", "-p", '{"metadata":{"labels":{"team":"kms"}}}'], { admin: true });
     await kubectl(["patch", "node", "master-2", "--type", "json", "-p", '[{"op":"add","path":"/metadata/labels/tier","value":"gold"}]'], { admin: true });
-    await kubectl(["patch", "node", "master-2", "--type", "strategic", "-p", '{"spec":{"taints":[{"key":"maintenance","effect":"NoSchedule"}]}}'], { admin: true });
+    await kubectl(["patch", "node", "master-2", "--type", "strategic", "-p", '{"spec":{"taints":[{"key":"maintenance","effect":"NoSchedule"}]}}'], {
+      admin: true,
+    });
     const node = JSON.parse((await kubectl(["get", "node", "master-2", "-o", "json"])).stdout);
     expect(node.metadata.labels).toMatchObject({ team: "kms", tier: "gold", "kubernetes.io/hostname": "master-2" });
     // Strategic merge adds to a list with a merge key (taints by key) where a merge patch would replace it.
-    expect(node.spec.taints).toEqual([{ key: "node-role.kubernetes.io/master", effect: "NoSchedule" }, { key: "maintenance", effect: "NoSchedule" }]);
+    expect(node.spec.taints).toEqual([
+      { key: "node-role.kubernetes.io/master", effect: "NoSchedule" },
+      { key: "maintenance", effect: "NoSchedule" },
+    ]);
     await kubectl(["label", "node", "master-2", "example.com/zone=a"], { admin: true });
     await kubectl(["label", "node", "master-2", "example.com/zone-"], { admin: true });
     const labels = JSON.parse((await kubectl(["get", "node", "master-2", "-o", "jsonpath={.metadata.labels}"])).stdout);
     expect(labels).toEqual({ ...node.metadata.labels });
-    const failed = await kubectl(["patch", "node", "master-2", "--type", "json", "-p", '[{"op":"test","path":"/metadata/labels/team","value":"other"}]'], { admin: true, fail: true });
+    const failed = await kubectl(["patch", "node", "master-2", "--type", "json", "-p", '[{"op":"test","path":"/metadata/labels/team","value":"other"}]'], {
+      admin: true,
+      fail: true,
+    });
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/^The request is invalid/);
     expect((await kubectl(["get", "node", "master-2", "-o", "jsonpath={.metadata.labels.team}"])).stdout).toBe("kms");
@@ -159,7 +194,9 @@ describe("kubectl against the demo cluster", () => {
 
   it("--dry-run=server answers as the write would, and changes nothing", async () => {
     const before = (await kubectl(["get", "node", "master-0", "-o", "jsonpath={.metadata.resourceVersion}"])).stdout;
-    const { stdout } = await kubectl(["label", "node", "master-0", "dryrun=yes", "--dry-run=server", "-o", "jsonpath={.metadata.labels.dryrun}"], { admin: true });
+    const { stdout } = await kubectl(["label", "node", "master-0", "dryrun=yes", "--dry-run=server", "-o", "jsonpath={.metadata.labels.dryrun}"], {
+      admin: true,
+    });
     expect(stdout).toBe("yes");
     const after = JSON.parse((await kubectl(["get", "node", "master-0", "-o", "json"])).stdout);
     expect(after.metadata.labels.dryrun).toBeUndefined();

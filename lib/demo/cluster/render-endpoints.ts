@@ -18,7 +18,9 @@ function failingProviders(model: ClusterModel, node: NodeState, tick: number): s
     const plugin = node.plugins.find((p) => p.keyID === provider.keyID)!;
     const result = probe(model, node, plugin, tick);
     if (result.status !== "healthy") {
-      errors.push(`kms-provider-${index}: kmsv2 Provider ${provider.name} is not healthy, error: got unexpected healthz status: ${result.detail ?? result.status}`);
+      errors.push(
+        `kms-provider-${index}: kmsv2 Provider ${provider.name} is not healthy, error: got unexpected healthz status: ${result.detail ?? result.status}`,
+      );
     }
   });
   return errors;
@@ -29,9 +31,26 @@ export function renderKmsProviders(model: ClusterModel, node: NodeState, tick: n
   return errors.length ? { status: 500, body: `internal server error: [${errors.join(", ")}]\n` } : { status: 200, body: "ok" };
 }
 
-const CHECKS = ["ping", "log", "etcd", "etcd-readiness", "kms-providers", "informer-sync", "poststarthook/start-apiserver-admission-initializer", "poststarthook/generic-apiserver-start-informers", "poststarthook/rbac/bootstrap-roles", "shutdown"];
+const CHECKS = [
+  "ping",
+  "log",
+  "etcd",
+  "etcd-readiness",
+  "kms-providers",
+  "informer-sync",
+  "poststarthook/start-apiserver-admission-initializer",
+  "poststarthook/generic-apiserver-start-informers",
+  "poststarthook/rbac/bootstrap-roles",
+  "shutdown",
+];
 
-export function renderReadyz(model: ClusterModel, node: NodeState, tick: number, verbose: boolean, kind: "readyz" | "healthz"): { status: number; body: string } {
+export function renderReadyz(
+  model: ClusterModel,
+  node: NodeState,
+  tick: number,
+  verbose: boolean,
+  kind: "readyz" | "healthz",
+): { status: number; body: string } {
   const kmsOk = failingProviders(model, node, tick).length === 0;
   if (!verbose) return kmsOk ? { status: 200, body: "ok" } : { status: 500, body: `[-]kms-providers failed: reason withheld\n${kind} check failed\n` };
   const lines = CHECKS.filter((c) => kind === "readyz" || !["etcd-readiness", "informer-sync", "shutdown"].includes(c)).map((c) =>
@@ -62,7 +81,9 @@ export function renderTransitKey(model: ClusterModel, now: Date): { status: numb
   const t = model.transit;
   if (!t.exists) return { status: 404, body: { errors: [] } };
   const start = Math.floor(now.getTime() / 1000) - 86400 * 90;
-  const keys = Object.fromEntries(Array.from({ length: t.latestVersion }, (_, i) => [String(i + 1), start + i * 86400 * 30]).filter(([v]) => Number(v) >= t.minDecryptionVersion));
+  const keys = Object.fromEntries(
+    Array.from({ length: t.latestVersion }, (_, i) => [String(i + 1), start + i * 86400 * 30]).filter(([v]) => Number(v) >= t.minDecryptionVersion),
+  );
   return {
     status: 200,
     body: {
@@ -133,11 +154,36 @@ export async function renderApiserverMetrics(model: ClusterModel, node: NodeStat
   const server = keyIdHash(`apiserver-${node.name}`);
   const seconds = now.getTime() / 1000;
   const scope = counterScope(model, `apiserver/${node.name}`, seconds);
-  const hashTotal = new Counter({ name: "apiserver_envelope_encryption_key_id_hash_total", help: "[ALPHA] Number of times a keyID is used split by transformation type, provider, and apiserver identity.", labelNames: ["apiserver_id_hash", "key_id_hash", "provider_name", "transformation_type"], registers: [registry] });
-  const statusSeen = new Gauge({ name: "apiserver_envelope_encryption_key_id_hash_status_last_timestamp_seconds", help: "[ALPHA] The last time in seconds when a keyID was returned by the Status RPC call.", labelNames: ["apiserver_id_hash", "key_id_hash", "provider_name"], registers: [registry] });
-  const lastUsed = new Gauge({ name: "apiserver_envelope_encryption_key_id_hash_last_timestamp_seconds", help: "[ALPHA] The last time in seconds when a keyID was used.", labelNames: ["apiserver_id_hash", "key_id_hash", "provider_name", "transformation_type"], registers: [registry] });
-  const dekCache = new Gauge({ name: "apiserver_envelope_encryption_dek_source_cache_size", help: "[ALPHA] Number of records in data encryption key (DEK) source cache. On a restart, this value is an approximation of the number of decrypt RPC calls the server will make to the KMS plugin.", labelNames: ["provider_name"], registers: [registry] });
-  const transformations = new Counter({ name: "apiserver_storage_transformation_operations_total", help: "[ALPHA] Total number of transformations. Successful transformation will have a status 'OK' and a varied status string when the transformation fails.", labelNames: ["resource", "status", "transformation_type", "transformer_prefix"], registers: [registry] });
+  const hashTotal = new Counter({
+    name: "apiserver_envelope_encryption_key_id_hash_total",
+    help: "[ALPHA] Number of times a keyID is used split by transformation type, provider, and apiserver identity.",
+    labelNames: ["apiserver_id_hash", "key_id_hash", "provider_name", "transformation_type"],
+    registers: [registry],
+  });
+  const statusSeen = new Gauge({
+    name: "apiserver_envelope_encryption_key_id_hash_status_last_timestamp_seconds",
+    help: "[ALPHA] The last time in seconds when a keyID was returned by the Status RPC call.",
+    labelNames: ["apiserver_id_hash", "key_id_hash", "provider_name"],
+    registers: [registry],
+  });
+  const lastUsed = new Gauge({
+    name: "apiserver_envelope_encryption_key_id_hash_last_timestamp_seconds",
+    help: "[ALPHA] The last time in seconds when a keyID was used.",
+    labelNames: ["apiserver_id_hash", "key_id_hash", "provider_name", "transformation_type"],
+    registers: [registry],
+  });
+  const dekCache = new Gauge({
+    name: "apiserver_envelope_encryption_dek_source_cache_size",
+    help: "[ALPHA] Number of records in data encryption key (DEK) source cache. On a restart, this value is an approximation of the number of decrypt RPC calls the server will make to the KMS plugin.",
+    labelNames: ["provider_name"],
+    registers: [registry],
+  });
+  const transformations = new Counter({
+    name: "apiserver_storage_transformation_operations_total",
+    help: "[ALPHA] Total number of transformations. Successful transformation will have a status 'OK' and a varied status string when the transformation fails.",
+    labelNames: ["resource", "status", "transformation_type", "transformer_prefix"],
+    registers: [registry],
+  });
   const latency = model.decrypt.latencyFactor * BASE_LATENCY_SECONDS;
   for (const plugin of node.plugins) {
     const failing = failingShare(model, node, plugin);
@@ -178,7 +224,8 @@ export async function renderApiserverMetrics(model: ClusterModel, node: NodeStat
     }
   }
   const plaintext = scope.grow("identity", model.identityFallback ? ENCRYPT_PER_SECOND : 0);
-  if (plaintext !== undefined) transformations.inc({ resource: "secrets", status: "OK", transformation_type: "to_storage", transformer_prefix: "identity" }, plaintext);
+  if (plaintext !== undefined)
+    transformations.inc({ resource: "secrets", status: "OK", transformation_type: "to_storage", transformer_prefix: "identity" }, plaintext);
   return (await registry.metrics()) + renderLatencyHistogram(scope.histograms());
 }
 
@@ -193,7 +240,11 @@ function renderLatencyHistogram(histograms: [string, HistogramState][]): string 
     const [code, method, provider] = key.split("\u0000");
     const labels = `grpc_status_code="${code}",method_name="${method}",provider_name="${provider}"`;
     LATENCY_BUCKETS.forEach((le, i) => lines.push(`${name}_bucket{${labels},le="${le}"} ${format(h.buckets[i])}`));
-    lines.push(`${name}_bucket{${labels},le="+Inf"} ${format(h.count)}`, `${name}_sum{${labels}} ${format(h.sum)}`, `${name}_count{${labels}} ${format(h.count)}`);
+    lines.push(
+      `${name}_bucket{${labels},le="+Inf"} ${format(h.count)}`,
+      `${name}_sum{${labels}} ${format(h.sum)}`,
+      `${name}_count{${labels}} ${format(h.count)}`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }
@@ -209,11 +260,18 @@ export async function renderPluginMetrics(model: ClusterModel, node: NodeState, 
   const g = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
   const c = (name: string, help: string, labelNames: string[] = []) => new Counter({ name, help, labelNames, registers: [registry] });
   // One plugin serves both resources' providers.
-  const calls = { decrypt: 2 * DECRYPT_PER_SECOND, encrypt: 2 * ENCRYPT_PER_SECOND, status: 2 * (failing > 0 ? STATUS_PER_SECOND_UNHEALTHY : STATUS_PER_SECOND) };
+  const calls = {
+    decrypt: 2 * DECRYPT_PER_SECOND,
+    encrypt: 2 * ENCRYPT_PER_SECOND,
+    status: 2 * (failing > 0 ? STATUS_PER_SECOND_UNHEALTHY : STATUS_PER_SECOND),
+  };
   const grpc = c("openbao_kms_grpc_requests_total", "Total KMS v2 gRPC requests by method and bounded status.", ["method", "status"]);
   const bao = c("openbao_kms_openbao_requests_total", "Total OpenBao HTTP requests by operation and bounded status.", ["operation", "status"]);
   for (const [method, rate] of Object.entries(calls)) {
-    for (const [status, share, base] of [["ok", 1 - failing, 1000], ["error", failing, undefined]] as const) {
+    for (const [status, share, base] of [
+      ["ok", 1 - failing, 1000],
+      ["error", failing, undefined],
+    ] as const) {
       const count = scope.grow(`grpc\u0000${method}\u0000${status}`, rate * share, base);
       if (count !== undefined) grpc.inc({ method, status }, count);
       const operation = method === "status" ? "transit_metadata_read" : `transit_${method}`;
@@ -226,16 +284,30 @@ export async function renderPluginMetrics(model: ClusterModel, node: NodeState, 
   const failedLogins = scope.grow("login\u0000error", model.auth.loginFailures / 300);
   if (failedLogins !== undefined) logins.inc({ status: "error" }, failedLogins);
   g("openbao_kms_token_ttl_seconds", "Remaining in-memory OpenBao token TTL.").set(Math.max(0, model.auth.tokenTtlSeconds));
-  g("openbao_kms_certificate_ttl_seconds", "Remaining cert-auth client certificate TTL. Zero when certificate auth is not in use or no certificate has been observed.").set(model.auth.certificateTtlSeconds);
+  g(
+    "openbao_kms_certificate_ttl_seconds",
+    "Remaining cert-auth client certificate TTL. Zero when certificate auth is not in use or no certificate has been observed.",
+  ).set(model.auth.certificateTtlSeconds);
   g("openbao_kms_circuit_breaker_state", "Status probe circuit breaker state: 0 closed, 1 open.").set(failing > 0 ? 1 : 0);
   g("openbao_kms_key_version", "Current active OpenBao Transit key version.").set(model.transit.latestVersion);
   // The plugin labels its key_id hash in base64url, not kube-apiserver's sha256:<hex>.
   const keyId = currentKeyId(model, scope.memo, plugin.kekID, seconds);
-  g("openbao_kms_status_key_id_hash", "Current active Kubernetes key ID hash.", ["hash"]).set({ hash: createHash("sha256").update(keyId).digest("base64url") }, 1);
-  c("openbao_kms_decrypt_key_id_errors_total", "Decrypt requests rejected for their key_id.", ["reason"]).inc({ reason: "unknown_key_id" }, scope.grow("unknownKeyId", model.decrypt.unknownKeyIdErrors / 600, 0)!);
-  c("openbao_kms_aad_validation_errors_total", "Requests rejected by additional authenticated data validation.", ["reason"]).inc({ reason: "mismatch" }, scope.grow("aad", model.decrypt.aadErrors / 600, 0)!);
+  g("openbao_kms_status_key_id_hash", "Current active Kubernetes key ID hash.", ["hash"]).set(
+    { hash: createHash("sha256").update(keyId).digest("base64url") },
+    1,
+  );
+  c("openbao_kms_decrypt_key_id_errors_total", "Decrypt requests rejected for their key_id.", ["reason"]).inc(
+    { reason: "unknown_key_id" },
+    scope.grow("unknownKeyId", model.decrypt.unknownKeyIdErrors / 600, 0)!,
+  );
+  c("openbao_kms_aad_validation_errors_total", "Requests rejected by additional authenticated data validation.", ["reason"]).inc(
+    { reason: "mismatch" },
+    scope.grow("aad", model.decrypt.aadErrors / 600, 0)!,
+  );
   // A crash-looping plugin leaves a dead socket behind about every 30 seconds.
-  c("openbao_kms_socket_restarts_total", "Total verified-dead Unix sockets safely removed before bind.").inc(scope.grow("socketRestarts", plugin.flapping ? 1 / 30 : 0, 0)!);
+  c("openbao_kms_socket_restarts_total", "Total verified-dead Unix sockets safely removed before bind.").inc(
+    scope.grow("socketRestarts", plugin.flapping ? 1 / 30 : 0, 0)!,
+  );
   return registry.metrics();
 }
 

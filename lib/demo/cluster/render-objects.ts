@@ -44,7 +44,11 @@ export function clusterOperator(since: string): JsonObject {
         condition("Degraded", "False", "AsExpected", "NodeControllerDegraded: All master nodes are ready", since),
         condition("Upgradeable", "True", "AsExpected", "KubeletMinorVersionUpgradeable: Kubelet and API server minor versions are synced.", since),
       ],
-      versions: [{ name: "operator", version: "4.22.0" }, { name: "raw-internal", version: "4.22.0" }, { name: "kube-apiserver", version: "1.35.3" }],
+      versions: [
+        { name: "operator", version: "4.22.0" },
+        { name: "raw-internal", version: "4.22.0" },
+        { name: "kube-apiserver", version: "1.35.3" },
+      ],
       relatedObjects: [
         { group: "operator.openshift.io", resource: "kubeapiservers", name: "cluster" },
         { group: "", resource: "namespaces", name: "openshift-kube-apiserver" },
@@ -61,11 +65,32 @@ export function nodeObject(name: string, since: string): JsonObject {
   return {
     apiVersion: "v1",
     kind: "Node",
-    metadata: { name, labels: { "kubernetes.io/hostname": name, "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64", "node-role.kubernetes.io/master": "", "node-role.kubernetes.io/control-plane": "" } },
+    metadata: {
+      name,
+      labels: {
+        "kubernetes.io/hostname": name,
+        "kubernetes.io/os": "linux",
+        "kubernetes.io/arch": "amd64",
+        "node-role.kubernetes.io/master": "",
+        "node-role.kubernetes.io/control-plane": "",
+      },
+    },
     spec: { taints: [{ key: "node-role.kubernetes.io/master", effect: "NoSchedule" }] },
     status: {
-      conditions: [{ type: "Ready", status: "True", reason: "KubeletReady", message: "kubelet is posting ready status", lastHeartbeatTime: since, lastTransitionTime: since }],
-      addresses: [{ type: "InternalIP", address: `10.0.${Math.floor(index / 250)}.${10 + (index % 250)}` }, { type: "Hostname", address: name }],
+      conditions: [
+        {
+          type: "Ready",
+          status: "True",
+          reason: "KubeletReady",
+          message: "kubelet is posting ready status",
+          lastHeartbeatTime: since,
+          lastTransitionTime: since,
+        },
+      ],
+      addresses: [
+        { type: "InternalIP", address: `10.0.${Math.floor(index / 250)}.${10 + (index % 250)}` },
+        { type: "Hostname", address: name },
+      ],
       nodeInfo: {
         architecture: "amd64",
         bootID: `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20, 32)}`,
@@ -90,7 +115,11 @@ export function stackObjects(model: ClusterModel): { plural: string; group: stri
     apiVersion: "apps/v1",
     kind: "Deployment",
     metadata: { name, namespace: NS, labels: { "app.kubernetes.io/name": name } },
-    spec: { replicas, selector: { matchLabels: { "app.kubernetes.io/name": name } }, template: { metadata: { labels: { "app.kubernetes.io/name": name } }, spec: { containers: [{ name, image }] } } },
+    spec: {
+      replicas,
+      selector: { matchLabels: { "app.kubernetes.io/name": name } },
+      template: { metadata: { labels: { "app.kubernetes.io/name": name } }, spec: { containers: [{ name, image }] } },
+    },
     status: {
       observedGeneration: 1,
       replicas,
@@ -98,12 +127,27 @@ export function stackObjects(model: ClusterModel): { plural: string; group: stri
       readyReplicas: available,
       availableReplicas: available,
       ...(available < replicas ? { unavailableReplicas: replicas - available } : {}),
-      conditions: [{ type: "Available", status: available >= Math.min(1, replicas) && replicas > 0 ? "True" : "False", reason: available > 0 ? "MinimumReplicasAvailable" : "MinimumReplicasUnavailable", message: available > 0 ? "Deployment has minimum availability." : "Deployment does not have minimum availability." }],
+      conditions: [
+        {
+          type: "Available",
+          status: available >= Math.min(1, replicas) && replicas > 0 ? "True" : "False",
+          reason: available > 0 ? "MinimumReplicasAvailable" : "MinimumReplicasUnavailable",
+          message: available > 0 ? "Deployment has minimum availability." : "Deployment does not have minimum availability.",
+        },
+      ],
     },
   });
   const objects: { plural: string; group: string; object: JsonObject }[] = [
-    { plural: "deployments", group: "apps", object: deployment("cloudtaser-operator", s.operatorReplicas, s.operatorReplicas, "ghcr.io/cloudtaser/cloudtaser-operator:v0.9.0") },
-    { plural: "deployments", group: "apps", object: deployment("cloudtaser-bridge", 1, s.bridgeAvailable ? 1 : 0, "ghcr.io/cloudtaser/cloudtaser-bridge:v0.9.0") },
+    {
+      plural: "deployments",
+      group: "apps",
+      object: deployment("cloudtaser-operator", s.operatorReplicas, s.operatorReplicas, "ghcr.io/cloudtaser/cloudtaser-operator:v0.9.0"),
+    },
+    {
+      plural: "deployments",
+      group: "apps",
+      object: deployment("cloudtaser-bridge", 1, s.bridgeAvailable ? 1 : 0, "ghcr.io/cloudtaser/cloudtaser-bridge:v0.9.0"),
+    },
     {
       plural: "daemonsets",
       group: "apps",
@@ -111,7 +155,13 @@ export function stackObjects(model: ClusterModel): { plural: string; group: stri
         apiVersion: "apps/v1",
         kind: "DaemonSet",
         metadata: { name: "cloudtaser-ebpf", namespace: NS, labels: { "app.kubernetes.io/name": "cloudtaser-ebpf" } },
-        spec: { selector: { matchLabels: { "app.kubernetes.io/name": "cloudtaser-ebpf" } }, template: { metadata: { labels: { "app.kubernetes.io/name": "cloudtaser-ebpf" } }, spec: { hostPID: true, containers: [{ name: "ebpf", image: "ghcr.io/cloudtaser/cloudtaser-ebpf:v0.9.0", securityContext: { privileged: true } }] } } },
+        spec: {
+          selector: { matchLabels: { "app.kubernetes.io/name": "cloudtaser-ebpf" } },
+          template: {
+            metadata: { labels: { "app.kubernetes.io/name": "cloudtaser-ebpf" } },
+            spec: { hostPID: true, containers: [{ name: "ebpf", image: "ghcr.io/cloudtaser/cloudtaser-ebpf:v0.9.0", securityContext: { privileged: true } }] },
+          },
+        },
         status: {
           currentNumberScheduled: desired,
           desiredNumberScheduled: desired,
@@ -127,7 +177,10 @@ export function stackObjects(model: ClusterModel): { plural: string; group: stri
   ];
   objects.push({ plural: "pods", group: "", object: workloadPod(model) });
   // The webhook's Service is backed by the operator's pods: no ready replica, no endpoint.
-  const addresses = Array.from({ length: s.operatorReplicas }, (_, i) => ({ ip: `10.128.0.${20 + i}`, targetRef: { kind: "Pod", namespace: NS, name: `cloudtaser-operator-${i}` } }));
+  const addresses = Array.from({ length: s.operatorReplicas }, (_, i) => ({
+    ip: `10.128.0.${20 + i}`,
+    targetRef: { kind: "Pod", namespace: NS, name: `cloudtaser-operator-${i}` },
+  }));
   objects.push({
     plural: "endpoints",
     group: "",
@@ -150,7 +203,10 @@ export function stackObjects(model: ClusterModel): { plural: string; group: stri
           {
             name: "inject.cloudtaser.io",
             admissionReviewVersions: ["v1"],
-            clientConfig: { service: { namespace: NS, name: "cloudtaser-operator-webhook", path: "/mutate", port: 443 }, caBundle: s.webhookCaExpired ? EXPIRED_CA : VALID_CA },
+            clientConfig: {
+              service: { namespace: NS, name: "cloudtaser-operator-webhook", path: "/mutate", port: 443 },
+              caBundle: s.webhookCaExpired ? EXPIRED_CA : VALID_CA,
+            },
             failurePolicy: s.failurePolicy,
             matchPolicy: "Equivalent",
             objectSelector: { matchExpressions: [{ key: "cloudtaser.io/inject", operator: "In", values: ["true"] }] },
@@ -173,8 +229,19 @@ function workloadPod(model: ClusterModel): JsonObject {
   return {
     apiVersion: "v1",
     kind: "Pod",
-    metadata: { name: "payments-api-7d9f8c6b5-x2k4p", namespace: "payments", labels: { app: "payments-api", "cloudtaser.io/inject": "true" }, annotations: { "cloudtaser.io/inject": "true" } },
-    spec: { restartPolicy: "Always", nodeName: "master-0", serviceAccountName: "default", schedulerName: "default-scheduler", containers: [{ name: "api", image: "registry.example/payments-api:1.4.2", command: ["/cloudtaser/wrapper"] }] },
+    metadata: {
+      name: "payments-api-7d9f8c6b5-x2k4p",
+      namespace: "payments",
+      labels: { app: "payments-api", "cloudtaser.io/inject": "true" },
+      annotations: { "cloudtaser.io/inject": "true" },
+    },
+    spec: {
+      restartPolicy: "Always",
+      nodeName: "master-0",
+      serviceAccountName: "default",
+      schedulerName: "default-scheduler",
+      containers: [{ name: "api", image: "registry.example/payments-api:1.4.2", command: ["/cloudtaser/wrapper"] }],
+    },
     status: {
       phase: "Running",
       hostIP: "10.0.0.10",
@@ -182,7 +249,12 @@ function workloadPod(model: ClusterModel): JsonObject {
       podIPs: [{ ip: "10.128.2.17" }],
       startTime: started,
       qosClass: "BestEffort",
-      conditions: ["Initialized", "Ready", "ContainersReady", "PodScheduled"].map((type) => ({ type, status: type.endsWith("Ready") && w.state !== "running" ? "False" : "True", lastTransitionTime: started, lastProbeTime: null })),
+      conditions: ["Initialized", "Ready", "ContainersReady", "PodScheduled"].map((type) => ({
+        type,
+        status: type.endsWith("Ready") && w.state !== "running" ? "False" : "True",
+        lastTransitionTime: started,
+        lastProbeTime: null,
+      })),
       containerStatuses: [
         {
           name: "api",
@@ -192,7 +264,10 @@ function workloadPod(model: ClusterModel): JsonObject {
           image: "registry.example/payments-api:1.4.2",
           imageID: "registry.example/payments-api@sha256:5b0c7c1e4f3a9d2b8e6f1a0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e",
           containerID: "cri-o://8f14e45fceea167a5a36dedd4bea2543d1c5f1e8b0e6f5a7c9d3b2a1e0f4c6d8",
-          state: w.state === "running" ? { running: { startedAt: started } } : { waiting: { reason: "CrashLoopBackOff", message: `back-off 5m0s restarting failed container=api pod=payments-api-7d9f8c6b5-x2k4p_payments` } },
+          state:
+            w.state === "running"
+              ? { running: { startedAt: started } }
+              : { waiting: { reason: "CrashLoopBackOff", message: `back-off 5m0s restarting failed container=api pod=payments-api-7d9f8c6b5-x2k4p_payments` } },
           ...(w.lastExit ? { lastState: { terminated: { ...w.lastExit, startedAt: started, finishedAt: started } } } : {}),
         },
       ],
@@ -208,7 +283,13 @@ function workloadPod(model: ClusterModel): JsonObject {
  */
 const AGGREGATED_REPLICAS = 3;
 
-export function reporterApplies(model: ClusterModel, now: Date, tick: number, firstSeen: Map<string, string>, kind: "KubeAPIServer" | "OpenShiftAPIServer" | "Authentication" = "KubeAPIServer"): { manager: string; body: JsonObject }[] {
+export function reporterApplies(
+  model: ClusterModel,
+  now: Date,
+  tick: number,
+  firstSeen: Map<string, string>,
+  kind: "KubeAPIServer" | "OpenShiftAPIServer" | "Authentication" = "KubeAPIServer",
+): { manager: string; body: JsonObject }[] {
   const applies: { manager: string; body: JsonObject }[] = [];
   const nodes = kind === "KubeAPIServer" ? model.nodes : model.nodes.slice(0, AGGREGATED_REPLICAS);
   for (const node of nodes) {
@@ -253,7 +334,8 @@ export function reporterApplies(model: ClusterModel, now: Date, tick: number, fi
 
 // Public certificates only (their keys were discarded): CN=cloudtaser-operator-webhook.cloudtaser-system.svc,
 // one valid until 2036-12-31, one that expired on 2026-03-01. A webhook's caBundle is public data.
-const VALID_CA = Buffer.from(`-----BEGIN CERTIFICATE-----
+const VALID_CA = Buffer.from(
+  `-----BEGIN CERTIFICATE-----
 MIIBYDCCAQYCAQEwCgYIKoZIzj0EAwIwPDE6MDgGA1UEAwwxY2xvdWR0YXNlci1v
 cGVyYXRvci13ZWJob29rLmNsb3VkdGFzZXItc3lzdGVtLnN2YzAeFw0yNjAxMDEw
 MDAwMDBaFw0zNjEyMzEwMDAwMDBaMDwxOjA4BgNVBAMMMWNsb3VkdGFzZXItb3Bl
@@ -262,8 +344,10 @@ BggqhkjOPQMBBwNCAATh9Fq8+VYSl6uzboFYy1nZ+hW0jr84yYlnXQnaGy0Kz1lf
 1KCGaggQnm+160yOUJCHPFg1WiyArHoTyEl3aTTTMAoGCCqGSM49BAMCA0gAMEUC
 IA5q74Z5xw8b8faHR4NY4/7QJdPeoQTTMemr2nwFV+ybAiEAqRzkj5JyaZsF8QaK
 eRzbyzknVfcGzmjx+3GRxBT+H7M=
------END CERTIFICATE-----\n`).toString("base64");
-const EXPIRED_CA = Buffer.from(`-----BEGIN CERTIFICATE-----
+-----END CERTIFICATE-----\n`,
+).toString("base64");
+const EXPIRED_CA = Buffer.from(
+  `-----BEGIN CERTIFICATE-----
 MIIBYDCCAQYCAQIwCgYIKoZIzj0EAwIwPDE6MDgGA1UEAwwxY2xvdWR0YXNlci1v
 cGVyYXRvci13ZWJob29rLmNsb3VkdGFzZXItc3lzdGVtLnN2YzAeFw0yNTAxMDEw
 MDAwMDBaFw0yNjAzMDEwMDAwMDBaMDwxOjA4BgNVBAMMMWNsb3VkdGFzZXItb3Bl
@@ -272,4 +356,5 @@ BggqhkjOPQMBBwNCAATSSsZ8fU1gnjsHleQVFEzLjyTNKoqqI+nlcdsEMgVjLE06
 UoX6L7Oc5qBICGFi67jyr8Y7+07FpG0+b/DXZzFoMAoGCCqGSM49BAMCA0gAMEUC
 IQCyTwXssn1989ED2MrrxoWnfbvhTog96YJmfMdYgek7MgIgAyL4PfDykyrxWSjH
 xW4Wco5iekg4kxyma7QHTHopMkM=
------END CERTIFICATE-----\n`).toString("base64");
+-----END CERTIFICATE-----\n`,
+).toString("base64");

@@ -24,17 +24,57 @@ const OPERATOR_LIST_KEYS = {
 };
 
 export const RESOURCES: ResourceType[] = [
-  { group: "operator.openshift.io", version: "v1", plural: "kubeapiservers", kind: "KubeAPIServer", namespaced: false, verbs: WRITE, listMapKeys: OPERATOR_LIST_KEYS },
-  { group: "operator.openshift.io", version: "v1", plural: "openshiftapiservers", kind: "OpenShiftAPIServer", namespaced: false, verbs: WRITE, listMapKeys: OPERATOR_LIST_KEYS },
-  { group: "operator.openshift.io", version: "v1", plural: "authentications", kind: "Authentication", namespaced: false, verbs: WRITE, listMapKeys: OPERATOR_LIST_KEYS },
-  { group: "config.openshift.io", version: "v1", plural: "clusteroperators", kind: "ClusterOperator", namespaced: false, verbs: WRITE, shortNames: ["co"], listMapKeys: { "status.conditions": ["type"] } },
+  {
+    group: "operator.openshift.io",
+    version: "v1",
+    plural: "kubeapiservers",
+    kind: "KubeAPIServer",
+    namespaced: false,
+    verbs: WRITE,
+    listMapKeys: OPERATOR_LIST_KEYS,
+  },
+  {
+    group: "operator.openshift.io",
+    version: "v1",
+    plural: "openshiftapiservers",
+    kind: "OpenShiftAPIServer",
+    namespaced: false,
+    verbs: WRITE,
+    listMapKeys: OPERATOR_LIST_KEYS,
+  },
+  {
+    group: "operator.openshift.io",
+    version: "v1",
+    plural: "authentications",
+    kind: "Authentication",
+    namespaced: false,
+    verbs: WRITE,
+    listMapKeys: OPERATOR_LIST_KEYS,
+  },
+  {
+    group: "config.openshift.io",
+    version: "v1",
+    plural: "clusteroperators",
+    kind: "ClusterOperator",
+    namespaced: false,
+    verbs: WRITE,
+    shortNames: ["co"],
+    listMapKeys: { "status.conditions": ["type"] },
+  },
   { group: "", version: "v1", plural: "nodes", kind: "Node", namespaced: false, verbs: WRITE, shortNames: ["no"] },
   { group: "", version: "v1", plural: "pods", kind: "Pod", namespaced: true, verbs: WRITE, shortNames: ["po"], categories: ["all"] },
   { group: "", version: "v1", plural: "namespaces", kind: "Namespace", namespaced: false, verbs: READ, shortNames: ["ns"] },
   { group: "", version: "v1", plural: "endpoints", kind: "Endpoints", namespaced: true, verbs: WRITE, shortNames: ["ep"] },
   { group: "apps", version: "v1", plural: "deployments", kind: "Deployment", namespaced: true, verbs: WRITE, shortNames: ["deploy"], categories: ["all"] },
   { group: "apps", version: "v1", plural: "daemonsets", kind: "DaemonSet", namespaced: true, verbs: WRITE, shortNames: ["ds"], categories: ["all"] },
-  { group: "admissionregistration.k8s.io", version: "v1", plural: "mutatingwebhookconfigurations", kind: "MutatingWebhookConfiguration", namespaced: false, verbs: WRITE },
+  {
+    group: "admissionregistration.k8s.io",
+    version: "v1",
+    plural: "mutatingwebhookconfigurations",
+    kind: "MutatingWebhookConfiguration",
+    namespaced: false,
+    verbs: WRITE,
+  },
 ];
 
 export function apiVersionOf(type: ResourceType): string {

@@ -37,10 +37,18 @@ async function observe(cluster: SimCluster) {
   const cr = cluster.store.get(RESOURCES[0], undefined, "cluster");
   const status = readOperatorStatus(cr);
   const bao = renderOpenBaoHealth(cluster.model, now);
-  const objects = RESOURCES.slice(3).flatMap((t) => cluster.store.list(t).items.map((o) => JSON.stringify({ kind: o.kind, name: (o.metadata as JsonObject).name, status: o.status, webhooks: o.webhooks })));
+  const objects = RESOURCES.slice(3).flatMap((t) =>
+    cluster.store.list(t).items.map((o) => JSON.stringify({ kind: o.kind, name: (o.metadata as JsonObject).name, status: o.status, webhooks: o.webhooks })),
+  );
   return {
-    reports: status.reporterConditions.map((c) => ({ node: c.nodeName, fresh: c.parsed.reports.every((r) => r.lastChecked === now.toISOString().replace(/\.\d{3}Z$/, "Z")), reports: c.parsed.reports.map((r) => ({ ...r, lastChecked: undefined })) })),
-    providers: cluster.model.nodes.map((n) => parseKmsProvidersHealth(renderKmsProviders(cluster.model, n, 0).status, renderKmsProviders(cluster.model, n, 0).body)),
+    reports: status.reporterConditions.map((c) => ({
+      node: c.nodeName,
+      fresh: c.parsed.reports.every((r) => r.lastChecked === now.toISOString().replace(/\.\d{3}Z$/, "Z")),
+      reports: c.parsed.reports.map((r) => ({ ...r, lastChecked: undefined })),
+    })),
+    providers: cluster.model.nodes.map((n) =>
+      parseKmsProvidersHealth(renderKmsProviders(cluster.model, n, 0).status, renderKmsProviders(cluster.model, n, 0).body),
+    ),
     openbao: bao === "unreachable" ? "unreachable" : parseOpenBaoHealth(bao.status, bao.body).state,
     transit: JSON.stringify(parseTransitKey(renderTransitKey(cluster.model, now).body)),
     apiserverMetrics: await scrape(now, (at) => renderApiserverMetrics(cluster.model, cluster.model.nodes[0], at)),
@@ -87,7 +95,9 @@ describe("scenarios", () => {
     const cluster = new SimCluster({ nodes: 3 });
     setScenario(cluster, "clock-skew", true, { node: "master-2" });
     expect(listScenarios(cluster).find((s) => s.id === "clock-skew")).toMatchObject({ active: true, node: "master-2", catalog: "clock-skew" });
-    expect(() => setScenario(cluster, "toaster-on-fire", true)).toThrow(new NotFound('no scenario "toaster-on-fire"; the list of scenarios names every one (npm run demo -- list)'));
+    expect(() => setScenario(cluster, "toaster-on-fire", true)).toThrow(
+      new NotFound('no scenario "toaster-on-fire"; the list of scenarios names every one (npm run demo -- list)'),
+    );
     expect(() => setScenario(cluster, "clock-skew", true, { node: "master-9" })).toThrow(/no node "master-9"; nodes are master-0 to master-2/);
     expect(() => setScenario(cluster, "openbao-sealed", true, { variant: "partly" })).toThrow(/has no variant "partly"/);
   });
@@ -102,6 +112,10 @@ describe("scenarios", () => {
     const byNode = Object.fromEntries(status.reporterConditions.map((c) => [c.nodeName, c.parsed.reports[0].lastChecked]));
     expect(byNode["master-1"]).toBe("2026-08-20T10:00:00Z");
     expect(byNode["master-1-replacement"]).toBe("2026-08-20T10:05:00Z");
-    expect(cluster.store.list(RESOURCES.find((r) => r.plural === "nodes")!).items.map((n) => (n.metadata as JsonObject).name)).toEqual(["master-0", "master-2", "master-1-replacement"]);
+    expect(cluster.store.list(RESOURCES.find((r) => r.plural === "nodes")!).items.map((n) => (n.metadata as JsonObject).name)).toEqual([
+      "master-0",
+      "master-2",
+      "master-1-replacement",
+    ]);
   });
 });

@@ -61,14 +61,55 @@ function cluster(id: string, title: string, apply: (m: ClusterModel, ctx: Scenar
 
 export const SCENARIOS: Scenario[] = [
   // KMS bootstrap and runtime
-  plugin("kms-plugin-unavailable", "KMS plugin down on one node", "error", (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: connection refused`),
-  plugin("kms-socket-unavailable", "Plugin socket missing on one node", "error", (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: no such file or directory`),
-  plugin("kms-stale-socket", "Stale socket left by a crashed plugin", "error", (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: connection refused (socket file present, no listener)`),
-  plugin("kms-socket-permissions-wrong", "Socket permissions keep the API server out", "error", (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: permission denied`),
-  plugin("kms-selinux-apparmor-block", "SELinux or AppArmor denies the socket", "error", (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: permission denied (avc: denied { connectto })`),
-  plugin("kms-systemd-ordering-wrong", "Plugin starts after the API server", "error", (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: no such file or directory (plugin unit not started yet)`),
-  plugin("kms-config-permissions-unsafe", "Plugin refuses a world-readable config", "error", () => "plugin not running: config file /etc/kms/config.yaml has mode 0644; refusing to start (must not be world-readable)"),
-  plugin("kms-static-pod-image-unavailable", "Plugin image cannot be pulled", "error", (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: no such file or directory (container not started: ErrImagePull)`),
+  plugin(
+    "kms-plugin-unavailable",
+    "KMS plugin down on one node",
+    "error",
+    (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: connection refused`,
+  ),
+  plugin(
+    "kms-socket-unavailable",
+    "Plugin socket missing on one node",
+    "error",
+    (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: no such file or directory`,
+  ),
+  plugin(
+    "kms-stale-socket",
+    "Stale socket left by a crashed plugin",
+    "error",
+    (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: connection refused (socket file present, no listener)`,
+  ),
+  plugin(
+    "kms-socket-permissions-wrong",
+    "Socket permissions keep the API server out",
+    "error",
+    (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: permission denied`,
+  ),
+  plugin(
+    "kms-selinux-apparmor-block",
+    "SELinux or AppArmor denies the socket",
+    "error",
+    (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: permission denied (avc: denied { connectto })`,
+  ),
+  plugin(
+    "kms-systemd-ordering-wrong",
+    "Plugin starts after the API server",
+    "error",
+    (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: no such file or directory (plugin unit not started yet)`,
+  ),
+  plugin(
+    "kms-config-permissions-unsafe",
+    "Plugin refuses a world-readable config",
+    "error",
+    () => "plugin not running: config file /etc/kms/config.yaml has mode 0644; refusing to start (must not be world-readable)",
+  ),
+  plugin(
+    "kms-static-pod-image-unavailable",
+    "Plugin image cannot be pulled",
+    "error",
+    (k) =>
+      `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: no such file or directory (container not started: ErrImagePull)`,
+  ),
   {
     id: "kms-plugin-crash-loop",
     title: "Plugin crash-looping on one node",
@@ -103,16 +144,33 @@ export const SCENARIOS: Scenario[] = [
   cluster("openbao-sealed", "OpenBao sealed", (m) => void (m.openbao.state = "sealed")),
   cluster("openbao-leader-failover", "OpenBao failing over (only a standby answers)", (m) => {
     m.openbao.state = "standby";
-    for (const node of m.nodes) for (const p of node.plugins) Object.assign(p, { health: "unhealthy", detail: "openbao: no active node (standby answered 429); retrying" });
+    for (const node of m.nodes)
+      for (const p of node.plugins) Object.assign(p, { health: "unhealthy", detail: "openbao: no active node (standby answered 429); retrying" });
   }),
   cluster("openbao-audit-backend-pressure", "OpenBao audit device slow", (m) => void (m.decrypt.latencyFactor = 300)),
-  allPlugins("openbao-tls-certificate-expired", "OpenBao TLS certificate expired", "error", "tls: failed to verify certificate: x509: certificate has expired or is not yet valid", (m) => void (m.auth.certificateTtlSeconds = -3600)),
-  allPlugins("openbao-dns-lb-misrouting", "DNS or load balancer sends the plugin elsewhere", "error", "tls: failed to verify certificate: x509: certificate is valid for bao-other.internal, not openbao.internal"),
+  allPlugins(
+    "openbao-tls-certificate-expired",
+    "OpenBao TLS certificate expired",
+    "error",
+    "tls: failed to verify certificate: x509: certificate has expired or is not yet valid",
+    (m) => void (m.auth.certificateTtlSeconds = -3600),
+  ),
+  allPlugins(
+    "openbao-dns-lb-misrouting",
+    "DNS or load balancer sends the plugin elsewhere",
+    "error",
+    "tls: failed to verify certificate: x509: certificate is valid for bao-other.internal, not openbao.internal",
+  ),
   // Transit key material
-  cluster("transit-key-deleted", "Transit key deleted (or deletion allowed)", (m, { variant }) => {
-    m.transit.deletionAllowed = true;
-    if (variant !== "deletion-allowed") m.transit.exists = false;
-  }, ["deleted", "deletion-allowed"]),
+  cluster(
+    "transit-key-deleted",
+    "Transit key deleted (or deletion allowed)",
+    (m, { variant }) => {
+      m.transit.deletionAllowed = true;
+      if (variant !== "deletion-allowed") m.transit.exists = false;
+    },
+    ["deleted", "deletion-allowed"],
+  ),
   cluster("transit-key-soft-deleted", "Transit key soft-deleted", (m) => void (m.transit.softDeleted = true)),
   cluster("transit-key-recreated-same-name", "Transit key recreated under the same name", (m) => {
     m.transit.latestVersion = 1;
@@ -128,12 +186,48 @@ export const SCENARIOS: Scenario[] = [
     m.auth.tokenTtlSeconds = 0;
     m.auth.loginFailures = 17;
   }),
-  allPlugins("jwt-file-missing", "Plugin's JWT file missing", "unhealthy", "auth: open /var/run/secrets/kms/token: no such file or directory", (m) => void (m.auth.loginFailures = 5)),
-  allPlugins("jwt-wrong-audience", "JWT audience does not match the role", "unhealthy", "openbao: permission denied: error validating token: invalid audience (aud) claim (code 403)", (m) => void (m.auth.loginFailures = 9)),
-  allPlugins("jwt-wrong-subject-or-claims", "JWT subject or claims do not match the role", "unhealthy", "openbao: permission denied: error validating claims: claim \"sub\" does not match any associated bound claim values (code 403)", (m) => void (m.auth.loginFailures = 9)),
-  allPlugins("jwt-issuer-changed", "JWT issuer changed", "unhealthy", "openbao: permission denied: error validating token: invalid issuer (iss) claim (code 403)", (m) => void (m.auth.loginFailures = 9)),
-  allPlugins("jwks-rotated", "Signing key rotated; OpenBao does not know it", "unhealthy", "openbao: permission denied: error validating token: failed to verify id token signature (code 403)", (m) => void (m.auth.loginFailures = 9)),
-  allPlugins("jwks-or-oidc-discovery-unreachable", "OpenBao cannot reach JWKS or OIDC discovery", "unhealthy", "openbao: permission denied: error validating token: fetching keys oidc: get keys failed: dial tcp: i/o timeout (code 403)", (m) => void (m.auth.loginFailures = 9)),
+  allPlugins(
+    "jwt-file-missing",
+    "Plugin's JWT file missing",
+    "unhealthy",
+    "auth: open /var/run/secrets/kms/token: no such file or directory",
+    (m) => void (m.auth.loginFailures = 5),
+  ),
+  allPlugins(
+    "jwt-wrong-audience",
+    "JWT audience does not match the role",
+    "unhealthy",
+    "openbao: permission denied: error validating token: invalid audience (aud) claim (code 403)",
+    (m) => void (m.auth.loginFailures = 9),
+  ),
+  allPlugins(
+    "jwt-wrong-subject-or-claims",
+    "JWT subject or claims do not match the role",
+    "unhealthy",
+    'openbao: permission denied: error validating claims: claim "sub" does not match any associated bound claim values (code 403)',
+    (m) => void (m.auth.loginFailures = 9),
+  ),
+  allPlugins(
+    "jwt-issuer-changed",
+    "JWT issuer changed",
+    "unhealthy",
+    "openbao: permission denied: error validating token: invalid issuer (iss) claim (code 403)",
+    (m) => void (m.auth.loginFailures = 9),
+  ),
+  allPlugins(
+    "jwks-rotated",
+    "Signing key rotated; OpenBao does not know it",
+    "unhealthy",
+    "openbao: permission denied: error validating token: failed to verify id token signature (code 403)",
+    (m) => void (m.auth.loginFailures = 9),
+  ),
+  allPlugins(
+    "jwks-or-oidc-discovery-unreachable",
+    "OpenBao cannot reach JWKS or OIDC discovery",
+    "unhealthy",
+    "openbao: permission denied: error validating token: fetching keys oidc: get keys failed: dial tcp: i/o timeout (code 403)",
+    (m) => void (m.auth.loginFailures = 9),
+  ),
   {
     id: "clock-skew",
     title: "Node clock ahead by ten minutes",
@@ -143,16 +237,50 @@ export const SCENARIOS: Scenario[] = [
       node.clockSkewMs = 10 * 60_000;
     },
   },
-  allPlugins("auth-certificate-expired", "Plugin's client certificate expired", "error", "auth: cert login failed: x509: certificate has expired or is not yet valid", (m) => void (m.auth.certificateTtlSeconds = -60)),
-  allPlugins("certificate-identity-drift", "Client certificate identity does not match the role", "unhealthy", "auth: refusing to log in: certificate URI SAN spiffe://other.example/kms does not match the configured identity", (m) => void (m.auth.loginFailures = 4)),
-  allPlugins("pkcs11-module-or-token-unavailable", "PKCS#11 module or token unavailable", "error", "auth: pkcs11: C_GetSlotList: CKR_TOKEN_NOT_PRESENT (token label kms-client)", (m) => void (m.auth.loginFailures = 4)),
-  allPlugins("spiffe-workload-api-unavailable", "SPIFFE Workload API unavailable", "error", "auth: workload API: dial unix /run/spire/agent.sock: connect: no such file or directory", (m) => void (m.auth.certificateTtlSeconds = 120)),
+  allPlugins(
+    "auth-certificate-expired",
+    "Plugin's client certificate expired",
+    "error",
+    "auth: cert login failed: x509: certificate has expired or is not yet valid",
+    (m) => void (m.auth.certificateTtlSeconds = -60),
+  ),
+  allPlugins(
+    "certificate-identity-drift",
+    "Client certificate identity does not match the role",
+    "unhealthy",
+    "auth: refusing to log in: certificate URI SAN spiffe://other.example/kms does not match the configured identity",
+    (m) => void (m.auth.loginFailures = 4),
+  ),
+  allPlugins(
+    "pkcs11-module-or-token-unavailable",
+    "PKCS#11 module or token unavailable",
+    "error",
+    "auth: pkcs11: C_GetSlotList: CKR_TOKEN_NOT_PRESENT (token label kms-client)",
+    (m) => void (m.auth.loginFailures = 4),
+  ),
+  allPlugins(
+    "spiffe-workload-api-unavailable",
+    "SPIFFE Workload API unavailable",
+    "error",
+    "auth: workload API: dial unix /run/spire/agent.sock: connect: no such file or directory",
+    (m) => void (m.auth.certificateTtlSeconds = 120),
+  ),
   // KMS contract, registry and decrypt
   cluster("status-key-id-differs-from-encrypt", "Status key_id differs from the Encrypt response", (m) => void (m.keyIdFlips = 3)),
   cluster("key-id-flip-flops", "key_id flip-flopping", (m) => void (m.keyIdFlips = 9)),
   cluster("unknown-key-id-on-decrypt", "Decrypt asked for an unknown key_id", (m) => void (m.decrypt.unknownKeyIdErrors = 120)),
-  plugin("registry-state-missing", "Registry state file missing", "unhealthy", () => "registry: state file /var/lib/kms/state.json missing; auto-bootstrap not eligible after rotation; failing closed"),
-  plugin("registry-state-corrupt-or-rolled-back", "Registry state corrupt or rolled back", "unhealthy", () => "registry: state hash chain mismatch at generation 42 (checkpoint 44); failing closed"),
+  plugin(
+    "registry-state-missing",
+    "Registry state file missing",
+    "unhealthy",
+    () => "registry: state file /var/lib/kms/state.json missing; auto-bootstrap not eligible after rotation; failing closed",
+  ),
+  plugin(
+    "registry-state-corrupt-or-rolled-back",
+    "Registry state corrupt or rolled back",
+    "unhealthy",
+    () => "registry: state hash chain mismatch at generation 42 (checkpoint 44); failing closed",
+  ),
   cluster("annotations-missing-or-malformed", "Ciphertext annotations missing or malformed", (m) => void (m.decrypt.aadErrors = 12)),
   cluster("aad-mismatch", "Additional authenticated data mismatch", (m) => void (m.decrypt.aadErrors = 35)),
   cluster("apiserver-decrypt-storm", "Decrypt storm at API-server start-up", (m) => {
@@ -173,13 +301,30 @@ export const SCENARIOS: Scenario[] = [
   cluster("bridge-down", "Bridge down", (m) => void (m.stack.bridgeAvailable = false)),
   cluster("beacon-down", "Beacon down", (m) => void (m.stack.beaconUp = false)),
   cluster("stack-openbao-down", "OpenBao down for the protection stack", (m) => void (m.openbao.state = "unreachable")),
-  cluster("wrapper-crash-once", "Wrapper crashed once, restarted", (m) => void (m.stack.wrapper = { state: "running", restarts: 1, lastExit: { exitCode: 1, reason: "Error", message: "wrapper exited during start-up" } })),
-  cluster("wrapper-crash-loop", "Wrapper crash-looping", (m) => void (m.stack.wrapper = { state: "crash-loop", restarts: 9, lastExit: { exitCode: 1, reason: "Error", message: "wrapper exited during start-up" } })),
+  cluster(
+    "wrapper-crash-once",
+    "Wrapper crashed once, restarted",
+    (m) => void (m.stack.wrapper = { state: "running", restarts: 1, lastExit: { exitCode: 1, reason: "Error", message: "wrapper exited during start-up" } }),
+  ),
+  cluster(
+    "wrapper-crash-loop",
+    "Wrapper crash-looping",
+    (m) => void (m.stack.wrapper = { state: "crash-loop", restarts: 9, lastExit: { exitCode: 1, reason: "Error", message: "wrapper exited during start-up" } }),
+  ),
   cluster("wrapper-blocked-on-openbao", "Wrapper gives up waiting for OpenBao", (m) => {
     m.openbao.state = "unreachable";
-    m.stack.wrapper = { state: "crash-loop", restarts: 4, lastExit: { exitCode: 1, reason: "Error", message: "wrapper: OpenBao unreachable before the start-up timeout" } };
+    m.stack.wrapper = {
+      state: "crash-loop",
+      restarts: 4,
+      lastExit: { exitCode: 1, reason: "Error", message: "wrapper: OpenBao unreachable before the start-up timeout" },
+    };
   }),
-  cluster("wrapper-killed-by-ebpf", "Wrapper killed by eBPF enforcement", (m) => void (m.stack.wrapper = { state: "running", restarts: 1, lastExit: { exitCode: 137, reason: "Error", message: "killed by the eBPF enforcement hook" } })),
+  cluster(
+    "wrapper-killed-by-ebpf",
+    "Wrapper killed by eBPF enforcement",
+    (m) =>
+      void (m.stack.wrapper = { state: "running", restarts: 1, lastExit: { exitCode: 137, reason: "Error", message: "killed by the eBPF enforcement hook" } }),
+  ),
   // Health-reporting conditions with no catalog entry of their own
   { id: "reporter-stale", title: "A node's health reporter stopped writing", perNode: true, apply: (_m, { node }) => void (node.reporterRunning = false) },
   {
@@ -201,12 +346,30 @@ export const SCENARIOS: Scenario[] = [
 ];
 
 const noModel = () => undefined;
-const apiFault = (id: string, title: string, fault: (variant?: string) => ApiFault, variants?: string[]): Scenario => ({ id, title, perNode: false, variants, apply: noModel, apiFault: fault });
-const apiEvent = (id: string, title: string, event: (server: ApiServerControl) => Promise<void> | void): Scenario => ({ id, title, perNode: false, apply: noModel, apiEvent: event });
+const apiFault = (id: string, title: string, fault: (variant?: string) => ApiFault, variants?: string[]): Scenario => ({
+  id,
+  title,
+  perNode: false,
+  variants,
+  apply: noModel,
+  apiFault: fault,
+});
+const apiEvent = (id: string, title: string, event: (server: ApiServerControl) => Promise<void> | void): Scenario => ({
+  id,
+  title,
+  perNode: false,
+  apply: noModel,
+  apiEvent: event,
+});
 
 /** Faults of the API server itself, so a client's handling of them is rehearsed end to end. */
 export const API_SCENARIOS: Scenario[] = [
-  apiFault("api-throttled", "API server throttles every request (429, Retry-After)", (v) => ({ kind: "throttle", retryAfterSeconds: 5, status: v === "503" ? 503 : 429 }), ["429", "503"]),
+  apiFault(
+    "api-throttled",
+    "API server throttles every request (429, Retry-After)",
+    (v) => ({ kind: "throttle", retryAfterSeconds: 5, status: v === "503" ? 503 : 429 }),
+    ["429", "503"],
+  ),
   apiFault("api-blackholed", "API server accepts connections and never answers", () => ({ kind: "blackhole" })),
   apiFault("api-slow", "API server answers slowly", (v) => ({ kind: "slow", delayMs: v === "30s" ? 30_000 : 3_000 }), ["3s", "30s"]),
   apiFault("api-expire-on-resume", "Every watch resume answers 410 Expired", () => ({ kind: "expire-on-resume" })),
@@ -233,10 +396,31 @@ export function listScenarios(cluster: SimCluster) {
     if (isApiScenario(s)) {
       const on = apiFaultActive(cluster, s);
       const variant = on ? (variants ?? []).find((v) => sameFault(s.apiFault!(v), cluster.apiServer?.faults.current)) : undefined;
-      return { id, title, catalog: null, perNode, variants: variants ?? [], active: on, api: true, oneShot: Boolean(s.apiEvent), ...(on && variant ? { variant } : {}) };
+      return {
+        id,
+        title,
+        catalog: null,
+        perNode,
+        variants: variants ?? [],
+        active: on,
+        api: true,
+        oneShot: Boolean(s.apiEvent),
+        ...(on && variant ? { variant } : {}),
+      };
     }
     const on = active.find((a) => a.id === id);
-    return { id, title, catalog: catalog ?? null, perNode, variants: variants ?? [], active: Boolean(on), api: false, oneShot: false, ...(on?.node ? { node: on.node } : {}), ...(on?.variant ? { variant: on.variant } : {}) };
+    return {
+      id,
+      title,
+      catalog: catalog ?? null,
+      perNode,
+      variants: variants ?? [],
+      active: Boolean(on),
+      api: false,
+      oneShot: false,
+      ...(on?.node ? { node: on.node } : {}),
+      ...(on?.variant ? { variant: on.variant } : {}),
+    };
   });
 }
 
@@ -252,7 +436,8 @@ export function setScenario(cluster: SimCluster, id: string, on: boolean, opts: 
   }
   if (isApiScenario(scenario)) return setApiScenario(cluster, scenario, on, opts.variant);
   const baseline = cluster.model.nodes.filter((n) => !n.name.endsWith("-replacement"));
-  if (opts.node && !baseline.some((n) => n.name === opts.node)) throw new Invalid(`no node "${opts.node}"; nodes are ${baseline[0].name} to ${baseline[baseline.length - 1].name}`);
+  if (opts.node && !baseline.some((n) => n.name === opts.node))
+    throw new Invalid(`no node "${opts.node}"; nodes are ${baseline[0].name} to ${baseline[baseline.length - 1].name}`);
   const active = cluster.scenarios.filter((a) => a.id !== id);
   if (on) active.push({ id, node: scenario.perNode ? (opts.node ?? baseline[Math.min(1, baseline.length - 1)].name) : undefined, variant: opts.variant });
   cluster.scenarios = active;
@@ -270,7 +455,13 @@ function setApiScenario(cluster: SimCluster, scenario: Scenario, on: boolean, va
 
 function rebuild(cluster: SimCluster, active: ActiveScenario[]): void {
   const m = cluster.model;
-  const fresh = createModel({ name: m.name, nodes: m.nodes.filter((n) => !n.name.endsWith("-replacement")).length, pluginsPerNode: m.nodes[0].plugins.length, design: m.design, intervalMs: m.intervalMs });
+  const fresh = createModel({
+    name: m.name,
+    nodes: m.nodes.filter((n) => !n.name.endsWith("-replacement")).length,
+    pluginsPerNode: m.nodes[0].plugins.length,
+    design: m.design,
+    intervalMs: m.intervalMs,
+  });
   Object.assign(m, fresh, { active: new Set(active.map((a) => a.id)) });
   for (const a of active) {
     const scenario = SCENARIOS.find((s) => s.id === a.id)!;

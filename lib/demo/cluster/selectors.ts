@@ -17,15 +17,20 @@ function badSelector(message: string): StoreError {
 function checkKey(key: string): void {
   const slash = key.lastIndexOf("/");
   const [prefix, name] = slash >= 0 ? [key.slice(0, slash), key.slice(slash + 1)] : ["", key];
-  if (slash >= 0 && (prefix.length === 0 || prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) throw badSelector(`key: Invalid value: ${JSON.stringify(key)}: prefix part must be a DNS-1123 subdomain`);
+  if (slash >= 0 && (prefix.length === 0 || prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix)))
+    throw badSelector(`key: Invalid value: ${JSON.stringify(key)}: prefix part must be a DNS-1123 subdomain`);
   if (name.length === 0 || name.length > 63 || !NAME.test(name)) {
-    throw badSelector(`key: Invalid value: ${JSON.stringify(key)}: name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`);
+    throw badSelector(
+      `key: Invalid value: ${JSON.stringify(key)}: name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+    );
   }
 }
 
 function checkValue(value: string): void {
   if (value.length > 63 || (value !== "" && !NAME.test(value))) {
-    throw badSelector(`values[0][${value}]: Invalid value: ${JSON.stringify(value)}: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`);
+    throw badSelector(
+      `values[0][${value}]: Invalid value: ${JSON.stringify(value)}: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+    );
   }
 }
 
@@ -72,7 +77,8 @@ export function labelSelector(text: string | null): Matcher | undefined {
       if (op === "<" || op === ">") {
         if (!/^-?\d+$/.test(value)) throw badSelector(`for 'Gt', 'Lt' operators, the value must be an integer`);
         const bound = Number(value);
-        return (o) => key in labelsOf(o) && /^-?\d+$/.test(labelsOf(o)[key]) && (op === "<" ? Number(labelsOf(o)[key]) < bound : Number(labelsOf(o)[key]) > bound);
+        return (o) =>
+          key in labelsOf(o) && /^-?\d+$/.test(labelsOf(o)[key]) && (op === "<" ? Number(labelsOf(o)[key]) < bound : Number(labelsOf(o)[key]) > bound);
       }
       checkValue(value);
       if (op === "!=") return (o) => labelsOf(o)[key] !== value;

@@ -72,7 +72,13 @@ export class SimServer {
   }
 
   endpoints(): SimEndpoints {
-    return { url: `https://127.0.0.1:${this.port}`, readToken: this.readToken, adminToken: this.adminToken, openBaoToken: this.openBaoToken, caPem: this.tls?.caPem };
+    return {
+      url: `https://127.0.0.1:${this.port}`,
+      readToken: this.readToken,
+      adminToken: this.adminToken,
+      openBaoToken: this.openBaoToken,
+      caPem: this.tls?.caPem,
+    };
   }
 
   async start(): Promise<SimEndpoints> {
@@ -220,7 +226,8 @@ export class SimServer {
         return sendJson(res, 200, { scenarios: listScenarios(cluster) });
       } catch (error) {
         // This stands in for a cluster's own control API, not Faultline's web edge: its own three statuses.
-        if (error instanceof DomainError) return sendJson(res, error instanceof NotFound ? 404 : error instanceof Conflict ? 409 : 400, { error: error.message });
+        if (error instanceof DomainError)
+          return sendJson(res, error instanceof NotFound ? 404 : error instanceof Conflict ? 409 : 400, { error: error.message });
         throw error;
       }
     }

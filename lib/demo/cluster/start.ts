@@ -26,7 +26,9 @@ export async function startSimulatedCluster(options: SimClusterOptions & { port?
   const caFile = path.join(options.dir, `${name}-ca.crt`);
   await writeFile(caFile, endpoints.caPem ?? "", { mode: 0o644 });
   const info = path.join(options.dir, `${name}.json`);
-  await writeFile(info, JSON.stringify({ name, ...endpoints, caPem: undefined, caFile, kubeconfig: kubeconfigPath, pid: process.pid }, null, 2), { mode: 0o600 });
+  await writeFile(info, JSON.stringify({ name, ...endpoints, caPem: undefined, caFile, kubeconfig: kubeconfigPath, pid: process.pid }, null, 2), {
+    mode: 0o600,
+  });
   await chmod(info, 0o600);
   return { name, server, endpoints, kubeconfigPath, caFile };
 }

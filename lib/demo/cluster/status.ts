@@ -11,13 +11,20 @@ export function statusBody(code: number, reason: string, message: string, detail
 /** The real server gzips an answer only when the client accepts it and it is larger than this. */
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
 
-const acceptsGzip = (res: ServerResponse) => /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*($|,))[\d.]+)?\s*($|,)/i.test(String(res.req?.headers["accept-encoding"] ?? ""));
+const acceptsGzip = (res: ServerResponse) =>
+  /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*($|,))[\d.]+)?\s*($|,)/i.test(String(res.req?.headers["accept-encoding"] ?? ""));
 
 export function sendJson(res: ServerResponse, code: number, body: unknown, contentType = "application/json"): void {
   const text = Buffer.from(JSON.stringify(body));
   if (text.length > GZIP_THRESHOLD_BYTES && acceptsGzip(res)) {
     const zipped = gzipSync(text);
-    res.writeHead(code, { "Content-Type": contentType, "Content-Encoding": "gzip", "Content-Length": zipped.length, "Cache-Control": "no-cache, private", Vary: "Accept-Encoding" });
+    res.writeHead(code, {
+      "Content-Type": contentType,
+      "Content-Encoding": "gzip",
+      "Content-Length": zipped.length,
+      "Cache-Control": "no-cache, private",
+      Vary: "Accept-Encoding",
+    });
     res.end(zipped);
     return;
   }

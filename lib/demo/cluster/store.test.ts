@@ -31,20 +31,36 @@ describe("server-side apply", () => {
     expect(types).toEqual(["KMSHealthReporter_master-0", "KMSHealthReporter_master-1"]);
     const managed = (after.metadata as { managedFields: { manager: string; subresource: string; fieldsV1: Record<string, unknown> }[] }).managedFields;
     expect(managed.map((m) => m.manager)).toEqual(["reporter-0", "reporter-1"]);
-    expect(managed[1]).toMatchObject({ subresource: "status", fieldsV1: { "f:status": { "f:conditions": { 'k:{"type":"KMSHealthReporter_master-1"}': { ".": {}, "f:message": {} } } } } });
+    expect(managed[1]).toMatchObject({
+      subresource: "status",
+      fieldsV1: { "f:status": { "f:conditions": { 'k:{"type":"KMSHealthReporter_master-1"}': { ".": {}, "f:message": {} } } } },
+    });
   });
 
   it("refuses to take another manager's field without force, with a Status shaped like the real 409", () => {
     const s = store();
     s.apply(CR, undefined, "cluster", condition("master-1", "[]"), { manager: "kms-health-reporter-a", force: false, subresource: "status" });
-    const error = caught(() => s.apply(CR, undefined, "cluster", condition("master-1", "[{}]"), { manager: "someone-else", force: false, subresource: "status" }));
+    const error = caught(() =>
+      s.apply(CR, undefined, "cluster", condition("master-1", "[{}]"), { manager: "someone-else", force: false, subresource: "status" }),
+    );
     expect(error.code).toBe(409);
-    const ours = parseKubeStatus({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: error.message, reason: error.reason, details: error.details, code: error.code });
+    const ours = parseKubeStatus({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: error.message,
+      reason: error.reason,
+      details: error.details,
+      code: error.code,
+    });
     const real = parseKubeStatus(fixture("status-409-apply-conflict.json"));
     expect(ours).toMatchObject({ code: 409, reason: "Conflict" });
     expect(real).toMatchObject({ code: 409, reason: "Conflict" });
     const field = (v: unknown) => (v as { causes: { reason: string; field: string }[] }).causes[0];
-    expect(field(ours)).toEqual(expect.objectContaining({ reason: "FieldManagerConflict", field: '.status.conditions[type="KMSHealthReporter_master-1"].message' }));
+    expect(field(ours)).toEqual(
+      expect.objectContaining({ reason: "FieldManagerConflict", field: '.status.conditions[type="KMSHealthReporter_master-1"].message' }),
+    );
     expect(field(real).field).toBe(field(ours).field);
     // With force the new manager takes the field.
     const forced = s.apply(CR, undefined, "cluster", condition("master-1", "[{}]"), { manager: "someone-else", force: true, subresource: "status" });
@@ -53,10 +69,17 @@ describe("server-side apply", () => {
 
   it("removes what a manager stops applying", () => {
     const s = store();
-    const body = { ...condition("master-0", "[]"), status: { encryptionStatus: { healthReports: [
-      { nodeName: "master-0", keyID: "1", status: "Healthy", lastCheckedTime: "2026-08-20T10:14:00Z", remoteKeyID: "kek-a" },
-      { nodeName: "master-0", keyID: "2", status: "Healthy", lastCheckedTime: "2026-08-20T10:14:00Z", remoteKeyID: "kek-b" },
-    ] } } };
+    const body = {
+      ...condition("master-0", "[]"),
+      status: {
+        encryptionStatus: {
+          healthReports: [
+            { nodeName: "master-0", keyID: "1", status: "Healthy", lastCheckedTime: "2026-08-20T10:14:00Z", remoteKeyID: "kek-a" },
+            { nodeName: "master-0", keyID: "2", status: "Healthy", lastCheckedTime: "2026-08-20T10:14:00Z", remoteKeyID: "kek-b" },
+          ],
+        },
+      },
+    };
     s.apply(CR, undefined, "cluster", body, { manager: "r0", force: true, subresource: "status" });
     const one = { ...body, status: { encryptionStatus: { healthReports: [body.status.encryptionStatus.healthReports[1]] } } };
     const after = s.apply(CR, undefined, "cluster", one, { manager: "r0", force: true, subresource: "status" });
@@ -66,18 +89,26 @@ describe("server-side apply", () => {
 
   it("rejects a typed health report without remoteKeyID with the real 422", () => {
     const s = store();
-    const body = { ...condition("master-1", "[]"), status: { encryptionStatus: { healthReports: [{ nodeName: "master-1", keyID: "2", status: "Unhealthy", lastCheckedTime: "2026-08-20T10:14:52Z" }] } } };
+    const body = {
+      ...condition("master-1", "[]"),
+      status: { encryptionStatus: { healthReports: [{ nodeName: "master-1", keyID: "2", status: "Unhealthy", lastCheckedTime: "2026-08-20T10:14:52Z" }] } },
+    };
     const error = caught(() => s.apply(CR, undefined, "cluster", body, { manager: "r1", force: true, subresource: "status" }));
     expect(error.code).toBe(422);
-    expect(error.message).toBe('KubeAPIServer.operator.openshift.io "cluster" is invalid: status.encryptionStatus.healthReports[0].remoteKeyID: Required value');
-    expect(fixture("status-422-healthreport-missing-remotekeyid.json").message).toMatch(/^KubeAPIServer\.operator\.openshift\.io "cluster" is invalid: status\.encryptionStatus\.healthReports\[\d+\]\.remoteKeyID: Required value$/);
+    expect(error.message).toBe(
+      'KubeAPIServer.operator.openshift.io "cluster" is invalid: status.encryptionStatus.healthReports[0].remoteKeyID: Required value',
+    );
+    expect(fixture("status-422-healthreport-missing-remotekeyid.json").message).toMatch(
+      /^KubeAPIServer\.operator\.openshift\.io "cluster" is invalid: status\.encryptionStatus\.healthReports\[\d+\]\.remoteKeyID: Required value$/,
+    );
   });
 });
 
 describe("resource versions and history", () => {
   it("answers a watch from a version older than its history with 410 Expired", () => {
     const s = store();
-    for (let i = 0; i < 8; i++) s.apply(CR, undefined, "cluster", condition("master-0", `[${"{}".repeat(0)}]${i}`), { manager: "r", force: true, subresource: "status" });
+    for (let i = 0; i < 8; i++)
+      s.apply(CR, undefined, "cluster", condition("master-0", `[${"{}".repeat(0)}]${i}`), { manager: "r", force: true, subresource: "status" });
     const error = caught(() => s.eventsSince(CR, 1000));
     expect(error).toMatchObject({ code: 410, reason: "Expired" });
     expect(error.message).toMatch(/^too old resource version: 1000 \(\d+\)$/);

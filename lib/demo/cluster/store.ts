@@ -25,7 +25,6 @@ interface Entry {
   owners: Map<string, Ownership>;
 }
 
-
 export type Listener = (event: StoredEvent) => void;
 
 export interface ApplyOptions {
@@ -72,9 +71,7 @@ export class ObjectStore {
 
   list(type: ResourceType, namespace?: string): { items: JsonObject[]; resourceVersion: string } {
     const bucket = this.objects.get(resourceKey(type));
-    const items = [...(bucket?.values() ?? [])]
-      .map((e) => e.object)
-      .filter((o) => !namespace || (o.metadata as JsonObject).namespace === namespace);
+    const items = [...(bucket?.values() ?? [])].map((e) => e.object).filter((o) => !namespace || (o.metadata as JsonObject).namespace === namespace);
     return { items, resourceVersion: this.resourceVersion };
   }
 
@@ -133,11 +130,14 @@ export class ObjectStore {
     const before = structuredClone(existing.object);
     const next = change(structuredClone(existing.object));
     const meta = next.metadata as JsonObject | undefined;
-    if (!isObject(meta) || meta.name !== name) throw new StoreError(400, "BadRequest", `the name of the object (${String(meta?.name)}) does not match the name on the URL (${name})`);
+    if (!isObject(meta) || meta.name !== name)
+      throw new StoreError(400, "BadRequest", `the name of the object (${String(meta?.name)}) does not match the name on the URL (${name})`);
     keepOtherSide(next, before, opts.subresource);
     const owners = new Map([...existing.owners].map(([m, o]) => [m, { ...o, paths: new Set(o.paths) }]));
     const strip = (o: JsonObject) => ({ ...o, metadata: { ...(o.metadata as JsonObject), managedFields: null, resourceVersion: null } });
-    const roots = Object.keys(next).filter((k) => !["apiVersion", "kind", "metadata"].includes(k)).concat(["metadata.labels", "metadata.annotations"]);
+    const roots = Object.keys(next)
+      .filter((k) => !["apiVersion", "kind", "metadata"].includes(k))
+      .concat(["metadata.labels", "metadata.annotations"]);
     const after = flattenApplied(strip(next), type.listMapKeys ?? {}, roots);
     const previous = flattenApplied(strip(before), type.listMapKeys ?? {}, roots);
     const changed = [...after].filter(([path, value]) => !previous.has(path) || !deepEqual(previous.get(path), value)).map(([path]) => path);
@@ -161,7 +161,9 @@ export class ObjectStore {
   /** Several managers' applies to one object, committed as one write (one resourceVersion, one event). */
   applyMany(type: ResourceType, namespace: string | undefined, name: string, items: { body: JsonObject; opts: ApplyOptions }[]): JsonObject {
     const existing = this.entry(type, namespace, name);
-    const current: JsonObject = existing ? structuredClone(existing.object) : { apiVersion: apiVersionOf(type), kind: type.kind, metadata: { name, ...(namespace ? { namespace } : {}) } };
+    const current: JsonObject = existing
+      ? structuredClone(existing.object)
+      : { apiVersion: apiVersionOf(type), kind: type.kind, metadata: { name, ...(namespace ? { namespace } : {}) } };
     const owners = new Map([...(existing?.owners ?? [])].map(([m, o]) => [m, { ...o, paths: new Set(o.paths) }]));
     // path -> managers owning it, so each apply costs its own fields, not the number of managers.
     const index = new Map<string, Set<string>>();
@@ -170,11 +172,29 @@ export class ObjectStore {
     for (const { body, opts } of items) this.applyInto(type, current, owners, index, body, opts);
     if (before) keepOtherSide(current, before, items[0]?.opts.subresource);
     validate(type, current);
-    return this.commit(type, current, existing, owners, items.every((i) => i.opts.dryRun));
+    return this.commit(
+      type,
+      current,
+      existing,
+      owners,
+      items.every((i) => i.opts.dryRun),
+    );
   }
 
-  private applyInto(type: ResourceType, current: JsonObject, owners: Map<string, Ownership>, index: Map<string, Set<string>>, body: JsonObject, opts: ApplyOptions): void {
-    const roots = opts.subresource === "status" ? ["status"] : Object.keys(body).filter((k) => !["apiVersion", "kind", "metadata", "status"].includes(k)).concat(["metadata.labels", "metadata.annotations"]);
+  private applyInto(
+    type: ResourceType,
+    current: JsonObject,
+    owners: Map<string, Ownership>,
+    index: Map<string, Set<string>>,
+    body: JsonObject,
+    opts: ApplyOptions,
+  ): void {
+    const roots =
+      opts.subresource === "status"
+        ? ["status"]
+        : Object.keys(body)
+            .filter((k) => !["apiVersion", "kind", "metadata", "status"].includes(k))
+            .concat(["metadata.labels", "metadata.annotations"]);
     const applied = flattenApplied(body, type.listMapKeys ?? {}, roots);
     const others = (path: string) => [...(index.get(path) ?? [])].filter((m) => m !== opts.manager);
     const conflicts: { manager: string; path: string }[] = [];
@@ -203,7 +223,13 @@ export class ObjectStore {
       setAt(current, path, structuredClone(value));
       (index.get(path) ?? index.set(path, new Set()).get(path)!).add(opts.manager);
     }
-    owners.set(opts.manager, { operation: "Apply", apiVersion: apiVersionOf(type), time: this.time(), subresource: opts.subresource, paths: new Set(applied.keys()) });
+    owners.set(opts.manager, {
+      operation: "Apply",
+      apiVersion: apiVersionOf(type),
+      time: this.time(),
+      subresource: opts.subresource,
+      paths: new Set(applied.keys()),
+    });
   }
 
   private entry(type: ResourceType, namespace: string | undefined, name: string): Entry | undefined {
@@ -211,7 +237,9 @@ export class ObjectStore {
   }
 
   private time(): string {
-    return this.now().toISOString().replace(/\.\d{3}Z$/, "Z");
+    return this.now()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, "Z");
   }
 
   private commit(type: ResourceType, next: JsonObject, existing: Entry | undefined, owners: Map<string, Ownership>, dryRun = false): JsonObject {

@@ -33,16 +33,23 @@ export function humanDuration(ms: number): string {
   if (hours < 48) return `${hours}h`;
   if (hours < 24 * 8) return hours % 24 === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${hours % 24}h`;
   if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24)}d`;
-  if (hours < 24 * 365 * 8) return Math.floor(hours / 24) % 365 === 0 ? `${Math.floor(hours / 24 / 365)}y` : `${Math.floor(hours / 24 / 365)}y${Math.floor(hours / 24) % 365}d`;
+  if (hours < 24 * 365 * 8)
+    return Math.floor(hours / 24) % 365 === 0 ? `${Math.floor(hours / 24 / 365)}y` : `${Math.floor(hours / 24 / 365)}y${Math.floor(hours / 24) % 365}d`;
   return `${Math.floor(hours / 24 / 365)}y`;
 }
 
 const NAME: Column = { name: "Name", format: "name", cell: (o) => m(o).name as string };
-const AGE: Column = { name: "Age", cell: (o, now) => (m(o).creationTimestamp ? humanDuration(now.getTime() - Date.parse(m(o).creationTimestamp as string)) : "<unknown>") };
+const AGE: Column = {
+  name: "Age",
+  cell: (o, now) => (m(o).creationTimestamp ? humanDuration(now.getTime() - Date.parse(m(o).creationTimestamp as string)) : "<unknown>"),
+};
 const text = (name: string, cell: (o: JsonObject) => Json, priority = 0, type: Column["type"] = "string"): Column => ({ name, type, priority, cell });
 const none = (v: Json | undefined) => (v === undefined || v === null || v === "" ? "<none>" : v);
 const containers = (o: JsonObject) => list((spec(spec(o).template as JsonObject).spec as JsonObject | undefined)?.containers);
-const selector = (o: JsonObject) => Object.entries(((spec(o).selector as JsonObject | undefined)?.matchLabels ?? {}) as Record<string, string>).map(([k, v]) => `${k}=${v}`).join(",") || "<none>";
+const selector = (o: JsonObject) =>
+  Object.entries(((spec(o).selector as JsonObject | undefined)?.matchLabels ?? {}) as Record<string, string>)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(",") || "<none>";
 
 const nodeAddress = (o: JsonObject, type: string) => none(list(status(o).addresses).find((a) => a.type === type)?.address);
 const nodeInfo = (o: JsonObject, key: string) => none((status(o).nodeInfo as JsonObject | undefined)?.[key]);
@@ -55,7 +62,15 @@ const COLUMNS: Record<string, Column[]> = {
       const state = ready?.status === "True" ? "Ready" : ready ? "NotReady" : "Unknown";
       return spec(o).unschedulable ? `${state},SchedulingDisabled` : state;
     }),
-    text("Roles", (o) => Object.keys((m(o).labels ?? {}) as object).filter((k) => k.startsWith("node-role.kubernetes.io/")).map((k) => k.slice(24)).sort().join(",") || "<none>"),
+    text(
+      "Roles",
+      (o) =>
+        Object.keys((m(o).labels ?? {}) as object)
+          .filter((k) => k.startsWith("node-role.kubernetes.io/"))
+          .map((k) => k.slice(24))
+          .sort()
+          .join(",") || "<none>",
+    ),
     AGE,
     text("Version", (o) => nodeInfo(o, "kubeletVersion")),
     text("Internal-IP", (o) => nodeAddress(o, "InternalIP"), 1),
@@ -68,8 +83,10 @@ const COLUMNS: Record<string, Column[]> = {
     NAME,
     text("Ready", (o) => `${list(status(o).containerStatuses).filter((c) => c.ready).length}/${list(spec(o).containers).length}`),
     text("Status", (o) => {
-      const waiting = list(status(o).containerStatuses).map((c) => (c.state as JsonObject | undefined)?.waiting as JsonObject | undefined).find(Boolean);
-      return (waiting?.reason as string | undefined) ?? ((status(o).phase as string | undefined) ?? "Unknown");
+      const waiting = list(status(o).containerStatuses)
+        .map((c) => (c.state as JsonObject | undefined)?.waiting as JsonObject | undefined)
+        .find(Boolean);
+      return (waiting?.reason as string | undefined) ?? (status(o).phase as string | undefined) ?? "Unknown";
     }),
     text("Restarts", (o) => list(status(o).containerStatuses).reduce((n, c) => n + Number(c.restartCount ?? 0), 0), 0, "integer"),
     AGE,
@@ -93,8 +110,22 @@ const COLUMNS: Record<string, Column[]> = {
     text("Up-to-date", (o) => (status(o).updatedReplicas as number) ?? 0, 0, "integer"),
     text("Available", (o) => (status(o).availableReplicas as number) ?? 0, 0, "integer"),
     AGE,
-    text("Containers", (o) => containers(o).map((c) => c.name).join(","), 1),
-    text("Images", (o) => containers(o).map((c) => c.image).join(","), 1),
+    text(
+      "Containers",
+      (o) =>
+        containers(o)
+          .map((c) => c.name)
+          .join(","),
+      1,
+    ),
+    text(
+      "Images",
+      (o) =>
+        containers(o)
+          .map((c) => c.image)
+          .join(","),
+      1,
+    ),
     text("Selector", selector, 1),
   ],
   DaemonSet: [
@@ -102,10 +133,30 @@ const COLUMNS: Record<string, Column[]> = {
     ...(["desiredNumberScheduled", "currentNumberScheduled", "numberReady", "updatedNumberScheduled", "numberAvailable"] as const).map((f, i) =>
       text(["Desired", "Current", "Ready", "Up-to-date", "Available"][i], (o) => (status(o)[f] as number) ?? 0, 0, "integer"),
     ),
-    text("Node Selector", (o) => Object.entries(((spec(spec(o).template as JsonObject).spec as JsonObject | undefined)?.nodeSelector ?? {}) as Record<string, string>).map(([k, v]) => `${k}=${v}`).join(",") || "<none>"),
+    text(
+      "Node Selector",
+      (o) =>
+        Object.entries(((spec(spec(o).template as JsonObject).spec as JsonObject | undefined)?.nodeSelector ?? {}) as Record<string, string>)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(",") || "<none>",
+    ),
     AGE,
-    text("Containers", (o) => containers(o).map((c) => c.name).join(","), 1),
-    text("Images", (o) => containers(o).map((c) => c.image).join(","), 1),
+    text(
+      "Containers",
+      (o) =>
+        containers(o)
+          .map((c) => c.name)
+          .join(","),
+      1,
+    ),
+    text(
+      "Images",
+      (o) =>
+        containers(o)
+          .map((c) => c.image)
+          .join(","),
+      1,
+    ),
     text("Selector", selector, 1),
   ],
   MutatingWebhookConfiguration: [NAME, text("Webhooks", (o) => list(o.webhooks).length, 0, "integer"), AGE],
@@ -114,10 +165,15 @@ const COLUMNS: Record<string, Column[]> = {
     NAME,
     text("Version", (o) => (list(status(o).versions).find((v) => v.name === "operator")?.version as string) ?? ""),
     ...["Available", "Progressing", "Degraded"].map((t) => text(t, (o) => (list(status(o).conditions).find((c) => c.type === t)?.status as string) ?? "")),
-    { name: "Since", type: "date" as const, priority: 0, cell: (o: JsonObject, now: Date) => {
-      const since = list(status(o).conditions).find((c) => c.type === "Available")?.lastTransitionTime as string | undefined;
-      return since ? humanDuration(now.getTime() - Date.parse(since)) : "";
-    } },
+    {
+      name: "Since",
+      type: "date" as const,
+      priority: 0,
+      cell: (o: JsonObject, now: Date) => {
+        const since = list(status(o).conditions).find((c) => c.type === "Available")?.lastTransitionTime as string | undefined;
+        return since ? humanDuration(now.getTime() - Date.parse(since)) : "";
+      },
+    },
     text("Message", (o) => (list(status(o).conditions).find((c) => c.type === "Degraded")?.message as string) ?? "", 1),
   ],
 };
@@ -131,27 +187,50 @@ const DESCRIPTION: Record<string, string> = {
 export function wantsTable(req: IncomingMessage): "v1" | "v1beta1" | undefined {
   const accept = String(req.headers.accept ?? "");
   for (const part of accept.split(",")) {
-    const params = new Map(part.split(";").slice(1).map((p) => p.trim().split("=") as [string, string]));
-    if (params.get("as") === "Table" && params.get("g") === "meta.k8s.io" && (params.get("v") === "v1" || params.get("v") === "v1beta1")) return params.get("v") as "v1" | "v1beta1";
+    const params = new Map(
+      part
+        .split(";")
+        .slice(1)
+        .map((p) => p.trim().split("=") as [string, string]),
+    );
+    if (params.get("as") === "Table" && params.get("g") === "meta.k8s.io" && (params.get("v") === "v1" || params.get("v") === "v1beta1"))
+      return params.get("v") as "v1" | "v1beta1";
   }
   return undefined;
 }
 
 export function includeObjectOf(url: URL): "None" | "Metadata" | "Object" {
   const value = url.searchParams.get("includeObject") ?? "Metadata";
-  if (value !== "None" && value !== "Metadata" && value !== "Object") throw new StoreError(400, "BadRequest", `includeObject: Unsupported value: "${value}": supported values: "Metadata", "None", "Object"`);
+  if (value !== "None" && value !== "Metadata" && value !== "Object")
+    throw new StoreError(400, "BadRequest", `includeObject: Unsupported value: "${value}": supported values: "Metadata", "None", "Object"`);
   return value;
 }
 
-export function toTable(type: ResourceType, items: JsonObject[], meta: JsonObject, opts: { version: "v1" | "v1beta1"; includeObject: "None" | "Metadata" | "Object"; now: Date; headers?: boolean }): JsonObject {
+export function toTable(
+  type: ResourceType,
+  items: JsonObject[],
+  meta: JsonObject,
+  opts: { version: "v1" | "v1beta1"; includeObject: "None" | "Metadata" | "Object"; now: Date; headers?: boolean },
+): JsonObject {
   const columns = COLUMNS[type.kind] ?? [NAME, AGE];
   const object = (o: JsonObject): Json =>
-    opts.includeObject === "Object" ? o : { kind: "PartialObjectMetadata", apiVersion: `meta.k8s.io/${opts.version}`, metadata: { ...m(o), managedFields: undefined } as unknown as JsonObject };
+    opts.includeObject === "Object"
+      ? o
+      : { kind: "PartialObjectMetadata", apiVersion: `meta.k8s.io/${opts.version}`, metadata: { ...m(o), managedFields: undefined } as unknown as JsonObject };
   return {
     kind: "Table",
     apiVersion: `meta.k8s.io/${opts.version}`,
     metadata: meta,
-    columnDefinitions: opts.headers === false ? null : columns.map((c) => ({ name: c.name, type: c.type ?? "string", format: c.format ?? "", description: DESCRIPTION[c.name] ?? c.name, priority: c.priority ?? 0 })),
+    columnDefinitions:
+      opts.headers === false
+        ? null
+        : columns.map((c) => ({
+            name: c.name,
+            type: c.type ?? "string",
+            format: c.format ?? "",
+            description: DESCRIPTION[c.name] ?? c.name,
+            priority: c.priority ?? 0,
+          })),
     rows: items.map((o) => ({ cells: columns.map((c) => c.cell(o, opts.now)), ...(opts.includeObject === "None" ? {} : { object: object(o) }) })),
   };
 }

@@ -16,7 +16,11 @@ const DAY = 24 * 60 * 60 * 1000;
 
 // Node makes the keys (fast, native); node-forge only builds and signs the certificates.
 function keyPair() {
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs1", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+  const { privateKey } = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs1", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  });
   const key = forge.pki.privateKeyFromPem(privateKey) as forge.pki.rsa.PrivateKey;
   return { privateKey: key, publicKey: forge.pki.setRsaPublicKey(key.n, key.e), pem: privateKey };
 }
@@ -51,7 +55,13 @@ export function makeServingTls(clusterName: string, now = new Date()): ServingTl
     { name: "basicConstraints", cA: false, critical: true },
     { name: "keyUsage", digitalSignature: true, keyEncipherment: true, critical: true },
     { name: "extKeyUsage", serverAuth: true },
-    { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }, { type: 2, value: "localhost" }] },
+    {
+      name: "subjectAltName",
+      altNames: [
+        { type: 7, ip: "127.0.0.1" },
+        { type: 2, value: "localhost" },
+      ],
+    },
     { name: "authorityKeyIdentifier", keyIdentifier: ca.generateSubjectKeyIdentifier().getBytes() },
   ]);
   cert.sign(caKeys.privateKey, forge.md.sha256.create());

@@ -22,7 +22,15 @@ export interface WatchOptions {
   now: () => Date;
 }
 
-export function serveWatch(type: ResourceType, namespace: string | undefined, name: string | undefined, req: IncomingMessage, res: ServerResponse, url: URL, opts: WatchOptions): void {
+export function serveWatch(
+  type: ResourceType,
+  namespace: string | undefined,
+  name: string | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  opts: WatchOptions,
+): void {
   const { store } = opts;
   const selected = selectorsOf(url, type);
   const bookmarks = boolParam(url, "allowWatchBookmarks");
@@ -46,14 +54,20 @@ export function serveWatch(type: ResourceType, namespace: string | undefined, na
   let first = true;
   const render = (object: JsonObject) => {
     if (!table) return object;
-    const t = toTable(type, [object], { resourceVersion: (object.metadata as JsonObject).resourceVersion ?? "" }, { version: table, includeObject, now: opts.now(), headers: first });
+    const t = toTable(
+      type,
+      [object],
+      { resourceVersion: (object.metadata as JsonObject).resourceVersion ?? "" },
+      { version: table, includeObject, now: opts.now(), headers: first },
+    );
     first = false;
     return t;
   };
   const write = (type: string, object: JsonObject) => {
     if (!opts.stalled?.()) res.write(`${JSON.stringify({ type, object: type === "ERROR" || type === "BOOKMARK" ? object : render(object) })}\n`);
   };
-  const bookmark = (extra?: JsonObject) => write("BOOKMARK", { kind: type.kind, apiVersion: apiVersionOf(type), metadata: { resourceVersion: store.resourceVersion, ...(extra ?? {}) } });
+  const bookmark = (extra?: JsonObject) =>
+    write("BOOKMARK", { kind: type.kind, apiVersion: apiVersionOf(type), metadata: { resourceVersion: store.resourceVersion, ...(extra ?? {}) } });
   const fail = (e: StoreError) => {
     write("ERROR", statusBody(e.code, e.reason, e.message));
     res.end();

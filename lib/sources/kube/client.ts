@@ -63,7 +63,13 @@ export function httpError(what: string, status: number, text: string, headers: h
   return new KubeHttpError(status, `${what}: ${status} ${said}`, parseRetryAfter(headers["retry-after"], parsed));
 }
 
-async function get(access: KubeAccess, path: string, timeoutMs: number, maxBytes: number, overflow: "truncate" | "fail"): Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders }> {
+async function get(
+  access: KubeAccess,
+  path: string,
+  timeoutMs: number,
+  maxBytes: number,
+  overflow: "truncate" | "fail",
+): Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders }> {
   const url = new URL(path, access.server);
   const options: https.RequestOptions = { method: "GET", headers: { Accept: "application/json" }, timeout: timeoutMs };
   await access.config.applyToHTTPSOptions(options);

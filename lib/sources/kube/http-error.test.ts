@@ -30,7 +30,12 @@ describe("throttling answers", () => {
     const ok = recordSuccess("readyz", { status: 200, body: "ok" }, t(0));
     const first = recordFailure(ok, "readyz", new KubeHttpError(429, "GET /readyz?verbose: 429 Too many requests", 10), t(5));
     const again = recordFailure(first, "readyz", new KubeHttpError(429, "GET /readyz?verbose: 429 Too many requests", 10), t(16));
-    expect(again).toMatchObject({ up: true, value: { status: 200, body: "ok" }, lastSuccess: t(0).toISOString(), throttled: { since: t(5).toISOString(), status: 429, retryAfterSeconds: 10 } });
+    expect(again).toMatchObject({
+      up: true,
+      value: { status: 200, body: "ok" },
+      lastSuccess: t(0).toISOString(),
+      throttled: { since: t(5).toISOString(), status: 429, retryAfterSeconds: 10 },
+    });
     expect(again.downSince).toBeUndefined();
     expect(backingOff(again, t(25))).toBe(true);
     expect(backingOff(again, t(27.1))).toBe(false);

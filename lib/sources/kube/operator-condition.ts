@@ -43,7 +43,11 @@ export function readConditions(value: unknown, at: string, problems: ReadProblem
     }
     const first = firstIndex.get(result.data.type);
     if (first !== undefined) {
-      problems.push({ kind: "entry-repeats", subject: `${at}[${i}]`, fields: { list: at, index: i, first, type: result.data.type, nodeName: null, keyID: null } });
+      problems.push({
+        kind: "entry-repeats",
+        subject: `${at}[${i}]`,
+        fields: { list: at, index: i, first, type: result.data.type, nodeName: null, keyID: null },
+      });
       return;
     }
     firstIndex.set(result.data.type, i);

@@ -94,7 +94,10 @@ describe("parseHealthMessage on bad input: unparseable, precise, raw kept, never
   });
 
   it("names the entry and value of an unknown status", () => {
-    const message = messageOf("master-0").replace('"status":"healthy","lastChecked":"2026-08-20T10:14:41Z"}]', '"status":"degraded","lastChecked":"2026-08-20T10:14:41Z"}]');
+    const message = messageOf("master-0").replace(
+      '"status":"healthy","lastChecked":"2026-08-20T10:14:41Z"}]',
+      '"status":"degraded","lastChecked":"2026-08-20T10:14:41Z"}]',
+    );
     const parsed = parseHealthMessage(message);
     expect(parsed.format).toBe("unparseable");
     expect(parsed.reports).toEqual([]);
@@ -113,7 +116,8 @@ describe("parseHealthMessage on bad input: unparseable, precise, raw kept, never
 
   it("rejects a JSON object that is not an array, and a repeated keyID", () => {
     expect(parseHealthMessage('{"keyID":"2"}').error).toBe("expected a JSON array of plugin reports, got an object");
-    const repeated = '[{"keyID":"2","status":"healthy","lastChecked":"2026-08-20T10:14:41Z"},{"keyID":"2","status":"healthy","lastChecked":"2026-08-20T10:14:41Z"}]';
+    const repeated =
+      '[{"keyID":"2","status":"healthy","lastChecked":"2026-08-20T10:14:41Z"},{"keyID":"2","status":"healthy","lastChecked":"2026-08-20T10:14:41Z"}]';
     expect(parseHealthMessage(repeated).error).toBe('entry 2: keyID "2" repeats entry 1');
   });
 

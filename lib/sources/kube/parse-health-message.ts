@@ -145,12 +145,7 @@ function tokenizeLegacyLine(line: string, where: string, errors: string[]): Reco
   return fields;
 }
 
-function buildReport(
-  where: string,
-  fields: Partial<Record<keyof PluginReport, string>>,
-  errors: string[],
-  legacy: boolean,
-): PluginReport | undefined {
+function buildReport(where: string, fields: Partial<Record<keyof PluginReport, string>>, errors: string[], legacy: boolean): PluginReport | undefined {
   const before = errors.length;
   const { keyID, kekID, lastChecked, detail } = fields;
   if (legacy) {

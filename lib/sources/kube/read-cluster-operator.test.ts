@@ -49,7 +49,12 @@ describe("readClusterOperator on kube-apiserver", () => {
 
 describe("readClusterOperator on bad input", () => {
   it("reports a body that is not an object", () => {
-    expect({ ...readClusterOperator([]), problems: readClusterOperator([]).problems.map(describeReadProblem) }).toEqual({ conditions: [], versions: [], relatedObjects: [], problems: ["ClusterOperator is an array, not an object"] });
+    expect({ ...readClusterOperator([]), problems: readClusterOperator([]).problems.map(describeReadProblem) }).toEqual({
+      conditions: [],
+      versions: [],
+      relatedObjects: [],
+      problems: ["ClusterOperator is an array, not an object"],
+    });
   });
 
   it("skips and names a bad related object, a bad version and a bad condition", () => {

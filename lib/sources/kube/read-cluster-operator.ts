@@ -97,7 +97,12 @@ function readList<T>(value: unknown, at: string, schema: z.ZodType<T>, problems:
   value.forEach((entry, i) => {
     const result = schema.safeParse(entry);
     if (result.success) items.push(result.data);
-    else problems.push({ kind: "entry-skipped", subject: `${at}[${i}]`, fields: { list: at, index: i, type: null, issues: describeIssues(result.error).join("; ") } });
+    else
+      problems.push({
+        kind: "entry-skipped",
+        subject: `${at}[${i}]`,
+        fields: { list: at, index: i, type: null, issues: describeIssues(result.error).join("; ") },
+      });
   });
   return items;
 }

@@ -61,10 +61,7 @@ describe("readOperatorStatus on the typed healthReports CR", () => {
       lastCheckedTime: "2026-08-20T10:14:52Z",
       detail: "credential lacks decrypt permission",
     });
-    expect(view.typedReports.filter((r) => r.nodeName === "master-2").map((r) => r.lastCheckedTime)).toEqual([
-      "2026-08-20T10:11:37Z",
-      "2026-08-20T10:11:37Z",
-    ]);
+    expect(view.typedReports.filter((r) => r.nodeName === "master-2").map((r) => r.lastCheckedTime)).toEqual(["2026-08-20T10:11:37Z", "2026-08-20T10:11:37Z"]);
   });
 
   it("reads the preflight block", () => {

@@ -115,7 +115,11 @@ function readTypedReports(value: unknown, problems: ReadProblem[]): HealthReport
   value.forEach((entry, i) => {
     const result = HealthReport.safeParse(entry);
     if (!result.success) {
-      problems.push({ kind: "entry-skipped", subject: `${at}[${i}]`, fields: { list: at, index: i, type: null, issues: describeIssues(result.error).join("; ") } });
+      problems.push({
+        kind: "entry-skipped",
+        subject: `${at}[${i}]`,
+        fields: { list: at, index: i, type: null, issues: describeIssues(result.error).join("; ") },
+      });
       return;
     }
     // The list is a map keyed by (nodeName, keyID); a second entry for the same pair cannot be applied.

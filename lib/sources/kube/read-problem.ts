@@ -18,7 +18,11 @@ export type ReadProblem =
   /** An optional block is not an object and was skipped. */
   | { kind: "entry-wrong-type"; subject: string; fields: { found: string; expected: "an object" } }
   /** A list-map entry repeats the key of an earlier one (a condition type, or a nodeName and keyID); the first wins. */
-  | { kind: "entry-repeats"; subject: string; fields: { list: string; index: number; first: number; type: string | null; nodeName: string | null; keyID: string | null } }
+  | {
+      kind: "entry-repeats";
+      subject: string;
+      fields: { list: string; index: number; first: number; type: string | null; nodeName: string | null; keyID: string | null };
+    }
   /** A KMSHealthReporter_<node> condition whose message could not be read; subject is the condition type. */
   | { kind: "message-unparseable"; subject: string; fields: { node: string; error: string } }
   /** A webhook that names neither a Service nor a URL to call. */

@@ -48,10 +48,10 @@ export function readDeployment(obj: unknown): DeploymentView {
   const specReplicas = isRecord(root?.spec) ? root.spec.replicas : undefined;
   let replicas = 1;
   if (specReplicas !== undefined && Count.safeParse(specReplicas).success) replicas = specReplicas as number;
-  else if (specReplicas !== undefined) problems.push({ kind: "wrong-type", subject: "spec.replicas", fields: { found: describeType(specReplicas), expected: "a count" } });
+  else if (specReplicas !== undefined)
+    problems.push({ kind: "wrong-type", subject: "spec.replicas", fields: { found: describeType(specReplicas), expected: "a count" } });
   const status = readStatus(root?.status, DeploymentStatus, problems);
-  const progressDeadlineExceeded =
-    status?.conditions.some((c) => c.type === "Progressing" && c.reason === "ProgressDeadlineExceeded") ?? false;
+  const progressDeadlineExceeded = status?.conditions.some((c) => c.type === "Progressing" && c.reason === "ProgressDeadlineExceeded") ?? false;
   const observed = observedCurrent(meta.generation, status?.observedGeneration);
   const done =
     status !== undefined &&
@@ -134,9 +134,7 @@ const Webhook = z.object({
   failurePolicy: z.enum(FAILURE_POLICIES, { error: enumError(FAILURE_POLICIES) }).default("Fail"),
   timeoutSeconds: z.number().int().min(1).max(30).default(10),
   clientConfig: z.object({
-    service: z
-      .object({ namespace: z.string(), name: z.string(), port: z.number().int().optional(), path: z.string().optional() })
-      .optional(),
+    service: z.object({ namespace: z.string(), name: z.string(), port: z.number().int().optional(), path: z.string().optional() }).optional(),
     url: z.string().optional(),
     caBundle: z.string().optional(),
   }),
@@ -173,7 +171,11 @@ export function readWebhookConfiguration(obj: unknown): WebhookConfigurationView
     const subject = `webhooks[${i}]`;
     const result = Webhook.safeParse(entry);
     if (!result.success) {
-      problems.push({ kind: "entry-skipped", subject, fields: { list: "webhooks", index: i, type: null, name: given, issues: describeIssues(result.error).join("; ") } });
+      problems.push({
+        kind: "entry-skipped",
+        subject,
+        fields: { list: "webhooks", index: i, type: null, name: given, issues: describeIssues(result.error).join("; ") },
+      });
       return;
     }
     const { name, failurePolicy, timeoutSeconds, clientConfig } = result.data;
@@ -202,7 +204,9 @@ export interface EndpointsView {
   problems: ReadProblem[];
 }
 
-const EndpointSubsets = z.array(z.object({ addresses: z.array(z.unknown()).nullish(), notReadyAddresses: z.array(z.unknown()).nullish() }).passthrough()).nullish();
+const EndpointSubsets = z
+  .array(z.object({ addresses: z.array(z.unknown()).nullish(), notReadyAddresses: z.array(z.unknown()).nullish() }).passthrough())
+  .nullish();
 
 /** A core/v1 Endpoints object: how many addresses behind its Service are ready. */
 export function readEndpoints(obj: unknown): EndpointsView {
@@ -226,7 +230,11 @@ function readRoot(obj: unknown, label: string, problems: ReadProblem[], kind?: s
     return undefined;
   }
   if (kind && obj.kind !== undefined && obj.kind !== kind) {
-    problems.push({ kind: "wrong-kind", subject: "kind", fields: { kind: typeof obj.kind === "string" ? obj.kind : null, found: describeType(obj.kind), expected: kind } });
+    problems.push({
+      kind: "wrong-kind",
+      subject: "kind",
+      fields: { kind: typeof obj.kind === "string" ? obj.kind : null, found: describeType(obj.kind), expected: kind },
+    });
   }
   return obj;
 }

@@ -41,7 +41,12 @@ afterEach(async () => {
 });
 
 function watch(spec: { path: string; name?: string }, tuning: Partial<WatchTuning> = {}) {
-  const w = new ResourceWatch(spec, () => access, () => undefined, { ...QUICK, ...tuning });
+  const w = new ResourceWatch(
+    spec,
+    () => access,
+    () => undefined,
+    { ...QUICK, ...tuning },
+  );
   watches.push(w);
   w.start();
   return w;
@@ -56,7 +61,8 @@ const until = async (check: () => boolean, what: string, ms = 6000) => {
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const messageOf = (cr: unknown, node: string) =>
-  ((cr as { status?: { conditions?: { type: string; message: string }[] } })?.status?.conditions ?? []).find((c) => c.type === `KMSHealthReporter_${node}`)?.message ?? "";
+  ((cr as { status?: { conditions?: { type: string; message: string }[] } })?.status?.conditions ?? []).find((c) => c.type === `KMSHealthReporter_${node}`)
+    ?.message ?? "";
 const toPath = (p: string) => requests.filter((r) => r.url.startsWith(p));
 
 describe("ResourceWatch under API faults", () => {
@@ -96,7 +102,9 @@ describe("ResourceWatch under API faults", () => {
     await sleep(4500);
     expect(w.state.up).toBe(true);
     // The APF stand-in answered each try at once; the watch waited out Retry-After between them.
-    const tries = toPath(CR.path).filter((r) => r.at >= from).map((r) => r.at);
+    const tries = toPath(CR.path)
+      .filter((r) => r.at >= from)
+      .map((r) => r.at);
     expect(tries.length).toBeGreaterThanOrEqual(2);
     expect(tries.length).toBeLessThanOrEqual(3);
     for (let i = 1; i < tries.length; i++) expect(tries[i] - tries[i - 1]).toBeGreaterThanOrEqual(2000);

@@ -18,7 +18,13 @@ export interface WatchTuning {
   notServedRetryMs: number;
 }
 
-export const DEFAULT_WATCH_TUNING: WatchTuning = { stallMs: 180_000, backoffInitialMs: 500, backoffMaxMs: 10_000, timeoutSeconds: 300, notServedRetryMs: 60_000 };
+export const DEFAULT_WATCH_TUNING: WatchTuning = {
+  stallMs: 180_000,
+  backoffInitialMs: 500,
+  backoffMaxMs: 10_000,
+  timeoutSeconds: 300,
+  notServedRetryMs: 60_000,
+};
 
 export interface WatchState {
   up: boolean;
@@ -53,7 +59,6 @@ export const keyOf = (object: unknown) => {
 };
 export const rvOf = (object: unknown) => (object as { metadata?: { resourceVersion?: unknown } } | null)?.metadata?.resourceVersion;
 export const redact = (text: string) => text.replace(/Bearer\s+\S+/gi, "Bearer ***").slice(0, 300);
-
 
 /** The objects as last seen, keyed by namespace/name, in the order the server listed them. */
 export class ObjectCache {

@@ -96,7 +96,9 @@ export async function openWatch(
     };
     request.on("timeout", () => request.destroy(new Error(`WATCH ${where}: no answer within ${headerTimeoutMs} ms`)));
     request.on("error", (error) => end(error));
-    request.on("close", () => end(accepted && response?.complete ? undefined : new Error(`WATCH ${where}: the connection closed ${accepted ? "mid-stream" : "before an answer"}`)));
+    request.on("close", () =>
+      end(accepted && response?.complete ? undefined : new Error(`WATCH ${where}: the connection closed ${accepted ? "mid-stream" : "before an answer"}`)),
+    );
     request.end();
   });
 }

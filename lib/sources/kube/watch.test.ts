@@ -43,7 +43,12 @@ afterEach(async () => {
 
 function watch(spec: { path: string; name?: string }, tuning = FAST) {
   let changes = 0;
-  const w = new ResourceWatch(spec, () => access, (changed) => void (changed && changes++), tuning);
+  const w = new ResourceWatch(
+    spec,
+    () => access,
+    (changed) => void (changed && changes++),
+    tuning,
+  );
   watches.push(w);
   w.start();
   return { w, changes: () => changes };
@@ -58,7 +63,8 @@ const until = async (check: () => boolean, what: string, ms = 6000) => {
 };
 
 const messageOf = (cr: unknown, node: string) =>
-  ((cr as { status?: { conditions?: { type: string; message: string }[] } })?.status?.conditions ?? []).find((c) => c.type === `KMSHealthReporter_${node}`)?.message ?? "";
+  ((cr as { status?: { conditions?: { type: string; message: string }[] } })?.status?.conditions ?? []).find((c) => c.type === `KMSHealthReporter_${node}`)
+    ?.message ?? "";
 
 describe("ResourceWatch", () => {
   it("lists, then follows changes as they happen, and bookmarks keep it current without changes", async () => {
@@ -80,7 +86,17 @@ describe("ResourceWatch", () => {
     const { w } = watch({ path: "/api/v1/nodes" });
     await until(() => w.items().length === 3, "three nodes");
     setScenario(server.cluster, "node-replaced", true, { node: "master-2" });
-    await until(() => w.items().some((n) => (n as { metadata: { name: string } }).metadata.name !== "master-2" && !["master-0", "master-1"].includes((n as { metadata: { name: string } }).metadata.name)), "the replacement node");
+    await until(
+      () =>
+        w
+          .items()
+          .some(
+            (n) =>
+              (n as { metadata: { name: string } }).metadata.name !== "master-2" &&
+              !["master-0", "master-1"].includes((n as { metadata: { name: string } }).metadata.name),
+          ),
+      "the replacement node",
+    );
     expect(w.items().map((n) => (n as { metadata: { name: string } }).metadata.name)).not.toContain("master-2");
   });
 

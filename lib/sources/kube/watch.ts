@@ -87,7 +87,10 @@ export class ResourceWatch {
     this.phase = "listing";
     try {
       // "No byte for this long" bounds a LIST as the stall bound bounds a watch (a blackholed connection).
-      const list = (await getResource(this.access(), `${this.spec.path}${this.query()}`, Math.min(30_000, this.tuning.stallMs))) as { items?: unknown; metadata?: { resourceVersion?: unknown } };
+      const list = (await getResource(this.access(), `${this.spec.path}${this.query()}`, Math.min(30_000, this.tuning.stallMs))) as {
+        items?: unknown;
+        metadata?: { resourceVersion?: unknown };
+      };
       if (generation !== this.generation) return;
       if (!Array.isArray(list?.items)) throw new Error(`LIST ${this.spec.path}: the answer has no items array`);
       this.cache.replace(list.items);
@@ -257,7 +260,12 @@ export class ResourceWatch {
     const at = this.now();
     this.state.lastError = redact(error.message);
     const retryAt = new Date(at.getTime() + delay).toISOString();
-    this.state.throttled = { since: this.state.throttled?.since ?? at.toISOString(), status: throttle.status, retryAfterSeconds: throttle.retryAfterSeconds, retryAt };
+    this.state.throttled = {
+      since: this.state.throttled?.since ?? at.toISOString(),
+      status: throttle.status,
+      retryAfterSeconds: throttle.retryAfterSeconds,
+      retryAt,
+    };
     // An answer, even "come back later", shows the server is reachable: an outage before it is over.
     this.failures = 0;
     this.firstFailureAt = undefined;

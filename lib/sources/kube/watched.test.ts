@@ -40,7 +40,8 @@ const until = async (check: () => boolean, what: string, ms = 6000) => {
 };
 
 const messageOf = (cr: unknown, node: string) =>
-  ((cr as { status?: { conditions?: { type: string; message: string }[] } })?.status?.conditions ?? []).find((c) => c.type === `KMSHealthReporter_${node}`)?.message ?? "";
+  ((cr as { status?: { conditions?: { type: string; message: string }[] } })?.status?.conditions ?? []).find((c) => c.type === `KMSHealthReporter_${node}`)
+    ?.message ?? "";
 
 describe("startWatches", () => {
   it("pushes each watched source's state with its objects, and a change as it happens", async () => {
@@ -55,7 +56,10 @@ describe("startWatches", () => {
       FAST,
     );
     try {
-      await until(() => ["kubeapiserver", "nodes", "operator", "ebpf", "webhook", "endpoints"].every((n) => sources[n as keyof Sources]?.up), "every watched source up");
+      await until(
+        () => ["kubeapiserver", "nodes", "operator", "ebpf", "webhook", "endpoints"].every((n) => sources[n as keyof Sources]?.up),
+        "every watched source up",
+      );
       // One source per push, and the objects come with it.
       expect(pushes.every((p) => p.names.length === 1)).toBe(true);
       expect(sources.nodes?.value).toHaveLength(3);
@@ -74,10 +78,17 @@ describe("startWatches", () => {
 
   it("keeps 'down since' from before a restart for a source that is still down", async () => {
     const since = "2026-11-20T10:00:00.000Z";
-    const restored: Sources = { kubeapiserver: { name: "kubeapiserver", up: false, downSince: since, lastSuccess: "2026-11-20T09:59:00.000Z", value: { kept: true } } };
+    const restored: Sources = {
+      kubeapiserver: { name: "kubeapiserver", up: false, downSince: since, lastSuccess: "2026-11-20T09:59:00.000Z", value: { kept: true } },
+    };
     await server.stop();
     let pushed: Sources = {};
-    const watches = startWatches(() => access, (update) => (pushed = { ...pushed, ...update }), FAST, restored);
+    const watches = startWatches(
+      () => access,
+      (update) => (pushed = { ...pushed, ...update }),
+      FAST,
+      restored,
+    );
     try {
       await until(() => pushed.kubeapiserver !== undefined, "the first failure pushed");
       expect(pushed.kubeapiserver).toMatchObject({ up: false, downSince: since, lastSuccess: "2026-11-20T09:59:00.000Z", value: { kept: true } });

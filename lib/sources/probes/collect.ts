@@ -22,7 +22,10 @@ export interface CollectTarget {
  * A health endpoint's status and body. One that does not answer is itself the observation (an
  * unreachable OpenBao, a silent bridge), not a failed read.
  */
-async function healthEndpoint(url: URL, get: OpenBaoFetch = (u, init) => fetch(u, init)): Promise<{ status: number; text: string } | { unreachable: true; error: string }> {
+async function healthEndpoint(
+  url: URL,
+  get: OpenBaoFetch = (u, init) => fetch(u, init),
+): Promise<{ status: number; text: string } | { unreachable: true; error: string }> {
   try {
     const response = await get(url, { signal: AbortSignal.timeout(3000) });
     return { status: response.status, text: await response.text() };

@@ -17,7 +17,27 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "faultline-bao-tls-"));
   const key = path.join(dir, "key.pem");
   const cert = path.join(dir, "cert.pem");
-  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=openbao.test", "-addext", "subjectAltName=IP:127.0.0.1"], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+      "-days",
+      "1",
+      "-subj",
+      "/CN=openbao.test",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+    ],
+    { stdio: "ignore" },
+  );
   server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
     res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ initialized: true, sealed: false, standby: false }));
   });
@@ -34,12 +54,16 @@ describe("OpenBao over TLS with the clusters file's CA", () => {
     const response = await openBaoFetch(path.join(dir, "cert.pem"))(url, { signal: AbortSignal.timeout(3000) });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ sealed: false });
-    const refused = await openBaoFetch(undefined)(url, { signal: AbortSignal.timeout(3000) }).catch((error: Error) => (error.cause as Error | undefined)?.message ?? error.message);
+    const refused = await openBaoFetch(undefined)(url, { signal: AbortSignal.timeout(3000) }).catch(
+      (error: Error) => (error.cause as Error | undefined)?.message ?? error.message,
+    );
     expect(refused).toMatch(/self[- ]signed certificate/i);
   });
 
   it("says which CA file cannot be read, or holds no certificate", () => {
-    expect(() => openBaoFetch(path.join(dir, "missing.pem"))).toThrow(new OpenBaoCaError(`cannot read the OpenBao CA file ${path.join(dir, "missing.pem")}: ENOENT`));
+    expect(() => openBaoFetch(path.join(dir, "missing.pem"))).toThrow(
+      new OpenBaoCaError(`cannot read the OpenBao CA file ${path.join(dir, "missing.pem")}: ENOENT`),
+    );
     writeFileSync(path.join(dir, "junk.pem"), "not a certificate");
     expect(() => openBaoFetch(path.join(dir, "junk.pem"))).toThrow(/holds no PEM certificate/);
   });

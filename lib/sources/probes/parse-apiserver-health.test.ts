@@ -45,7 +45,8 @@ describe("parseKmsProvidersHealth on the fixture responses", () => {
 
 describe("parseKmsProvidersHealth, other bodies", () => {
   it("reads a single failing provider, printed without brackets", () => {
-    const body = "internal server error: kms-provider-1: kmsv2 Provider 1_secrets is not healthy, error: rpc error: code = DeadlineExceeded desc = context deadline exceeded\n";
+    const body =
+      "internal server error: kms-provider-1: kmsv2 Provider 1_secrets is not healthy, error: rpc error: code = DeadlineExceeded desc = context deadline exceeded\n";
     expect(parseKmsProvidersHealth(500, body).providers).toEqual([
       { name: "1_secrets", check: "kms-provider-1", healthy: false, error: "rpc error: code = DeadlineExceeded desc = context deadline exceeded" },
     ]);

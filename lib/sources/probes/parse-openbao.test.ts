@@ -87,9 +87,7 @@ describe("parseOpenBaoHealth when code and body disagree or are missing", () => 
       httpStatus: 500,
       problem: 'server returned errors: "internal error"; HTTP 500 is not a sys/health status code and the body does not say what the node is',
     });
-    expect(parseOpenBaoHealth(200, '{"initialized":true,"sea').problem).toBe(
-      "body: invalid JSON: input ends early after 24 characters (truncated?)",
-    );
+    expect(parseOpenBaoHealth(200, '{"initialized":true,"sea').problem).toBe("body: invalid JSON: input ends early after 24 characters (truncated?)");
     expect(parseOpenBaoHealth(200, [1]).problem).toBe("body is an array, not an object");
     expect(parseOpenBaoHealth(200, { sealed: "no" }).problem).toBe("sealed is a string, not a boolean");
   });
@@ -122,10 +120,7 @@ describe("parseTransitKey", () => {
     const key = parseTransitKey(JSON.stringify(envelope));
     expect(key).toMatchObject({ kind: "transit-key", versions: [9, 10], decryptableVersions: [10] });
     if (key.kind !== "transit-key") return;
-    expect(key.problems).toEqual([
-      "latest_version is 3 but the newest version in keys is 10",
-      "min_decryption_version 10 is above latest_version 3",
-    ]);
+    expect(key.problems).toEqual(["latest_version is 3 but the newest version in keys is 10", "min_decryption_version 10 is above latest_version 3"]);
   });
 
   it("never returns wrap_info or auth, which can carry tokens", () => {
@@ -144,9 +139,21 @@ describe("parseTransitKey", () => {
       failure: "malformed",
       problem: "transit key data is invalid: data.deletion_allowed is missing; data.latest_version: Invalid input: expected number, received string",
     });
-    expect(parseTransitKey({ errors: [] })).toEqual({ kind: "problem", failure: "read-failed", problem: "transit key read failed: no such key (empty errors list)" });
-    expect(parseTransitKey({ errors: ["permission denied"] })).toEqual({ kind: "problem", failure: "read-failed", problem: 'transit key read failed: "permission denied"' });
-    expect(parseTransitKey("k8s-kek")).toEqual({ kind: "problem", failure: "malformed", problem: "transit key response: invalid JSON: unexpected \"k\"" });
-    expect(parseTransitKey({ data: null })).toEqual({ kind: "problem", failure: "malformed", problem: "transit key response has no data object (data is null)" });
+    expect(parseTransitKey({ errors: [] })).toEqual({
+      kind: "problem",
+      failure: "read-failed",
+      problem: "transit key read failed: no such key (empty errors list)",
+    });
+    expect(parseTransitKey({ errors: ["permission denied"] })).toEqual({
+      kind: "problem",
+      failure: "read-failed",
+      problem: 'transit key read failed: "permission denied"',
+    });
+    expect(parseTransitKey("k8s-kek")).toEqual({ kind: "problem", failure: "malformed", problem: 'transit key response: invalid JSON: unexpected "k"' });
+    expect(parseTransitKey({ data: null })).toEqual({
+      kind: "problem",
+      failure: "malformed",
+      problem: "transit key response has no data object (data is null)",
+    });
   });
 });

@@ -28,7 +28,11 @@ describe("against a real Prometheus", () => {
   afterAll(() => prom?.stop());
 
   it("reads vectors with labels, and NaN, +Inf and -Inf as numbers", async () => {
-    const result = await queryInstant(prom.url, 'label_replace(vector(0) / 0, "kind", "nan", "", "") or label_replace(vector(1) / 0, "kind", "inf", "", "") or label_replace(vector(-1) / 0, "kind", "-inf", "", "") or label_replace(vector(0.25), "kind", "quarter", "", "")', { time: new Date("2026-08-20T10:15:00Z") });
+    const result = await queryInstant(
+      prom.url,
+      'label_replace(vector(0) / 0, "kind", "nan", "", "") or label_replace(vector(1) / 0, "kind", "inf", "", "") or label_replace(vector(-1) / 0, "kind", "-inf", "", "") or label_replace(vector(0.25), "kind", "quarter", "", "")',
+      { time: new Date("2026-08-20T10:15:00Z") },
+    );
     expect(result.resultType).toBe("vector");
     if (result.resultType !== "vector") return;
     const byKind = Object.fromEntries(result.samples.map((s) => [s.labels.kind, s.value]));
@@ -37,8 +41,16 @@ describe("against a real Prometheus", () => {
   });
 
   it("reads scalars and strings", async () => {
-    expect(await queryInstant(prom.url, "scalar(vector(42))", { time: new Date(1_000_000) })).toEqual({ resultType: "scalar", sample: { t: 1_000_000, value: 42 }, warnings: [] });
-    expect(await queryInstant(prom.url, '"hello"', { time: new Date(1_000_000) })).toEqual({ resultType: "string", sample: { t: 1_000_000, value: "hello" }, warnings: [] });
+    expect(await queryInstant(prom.url, "scalar(vector(42))", { time: new Date(1_000_000) })).toEqual({
+      resultType: "scalar",
+      sample: { t: 1_000_000, value: 42 },
+      warnings: [],
+    });
+    expect(await queryInstant(prom.url, '"hello"', { time: new Date(1_000_000) })).toEqual({
+      resultType: "string",
+      sample: { t: 1_000_000, value: "hello" },
+      warnings: [],
+    });
   });
 
   it("reads a range as one point per step, times in milliseconds", async () => {
@@ -64,7 +76,9 @@ describe("against a real Prometheus", () => {
   });
 
   it("reports an execution error (many-to-many matching) with errorType execution", async () => {
-    const error = await failure(queryInstant(prom.url, 'label_replace(vector(1), "a", "x", "", "") + on() (vector(1) or label_replace(vector(2), "b", "y", "", ""))'));
+    const error = await failure(
+      queryInstant(prom.url, 'label_replace(vector(1), "a", "x", "", "") + on() (vector(1) or label_replace(vector(2), "b", "y", "", ""))'),
+    );
     expect(error).toMatchObject({ kind: "prometheus", status: 422, errorType: "execution" });
   });
 
@@ -87,14 +101,26 @@ describe("against endpoints that are not a healthy Prometheus", () => {
     "not-a-number": (_q, res) => json(res, 200, { status: "success", data: { resultType: "vector", result: [{ metric: {}, value: [1, "twelve"] }] } }),
     "numeric-label": (_q, res) => json(res, 200, { status: "success", data: { resultType: "vector", result: [{ metric: { instance: 7 }, value: [1, "1"] }] } }),
     "other-json": (_q, res) => json(res, 200, { hello: "world" }),
-    "json-nan": (_q, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"status":"success","data":{"resultType":"scalar","result":[1,NaN]}}'),
+    "json-nan": (_q, res) =>
+      res.writeHead(200, { "content-type": "application/json" }).end('{"status":"success","data":{"resultType":"scalar","result":[1,NaN]}}'),
     "error-500-json": (_q, res) => json(res, 503, { status: "error", errorType: "unavailable", error: "TSDB not ready" }),
     "error-no-fields": (_q, res) => json(res, 400, { status: "error" }),
     "html-error-json-ish": (_q, res) => json(res, 500, { message: "internal" }),
     "success-on-500": (_q, res) => json(res, 500, { status: "success", data: { resultType: "vector", result: [] } }),
     redirect: (_q, res) => res.writeHead(302, { location: "/login" }).end(),
     "vector-for-range": (_q, res) => json(res, 200, { status: "success", data: { resultType: "vector", result: [] } }),
-    "native-histogram": (_q, res) => json(res, 200, { status: "success", warnings: ["native histograms dropped"], data: { resultType: "vector", result: [{ metric: { a: "b" }, histogram: [1, { count: "3" }] }, { metric: { a: "c" }, value: [1, "+Inf"] }] } }),
+    "native-histogram": (_q, res) =>
+      json(res, 200, {
+        status: "success",
+        warnings: ["native histograms dropped"],
+        data: {
+          resultType: "vector",
+          result: [
+            { metric: { a: "b" }, histogram: [1, { count: "3" }] },
+            { metric: { a: "c" }, value: [1, "+Inf"] },
+          ],
+        },
+      }),
     "deep-nesting": (_q, res) => res.writeHead(200, { "content-type": "application/json" }).end(`${"[".repeat(200_000)}${"]".repeat(200_000)}`),
     "huge-declared": (_q, res) => res.writeHead(200, { "content-type": "application/json", "content-length": String(MAX_RESPONSE_BYTES + 1) }).end(),
     "huge-streamed": (_q, res) => {
@@ -143,11 +169,17 @@ describe("against endpoints that are not a healthy Prometheus", () => {
   it("says a proxy's HTML error page is an HTTP error, with a bit of the page", async () => {
     const error = await instant("bad-gateway");
     expect(error).toMatchObject({ kind: "http", status: 502 });
-    expect(error.message).toBe(`${base}/bad-gateway/api/v1/query answered HTTP 502 (not Prometheus' JSON), text/html answer: "<html><body><h1>502 Bad Gateway</h1></body></html>"`);
+    expect(error.message).toBe(
+      `${base}/bad-gateway/api/v1/query answered HTTP 502 (not Prometheus' JSON), text/html answer: "<html><body><h1>502 Bad Gateway</h1></body></html>"`,
+    );
   });
 
   it("says a 200 that is not JSON is not Prometheus", async () => {
-    expect(await instant("login-page")).toMatchObject({ kind: "non-json", status: 200, message: expect.stringContaining('text/html answer: "<!doctype html><title>Sign in</title>"') });
+    expect(await instant("login-page")).toMatchObject({
+      kind: "non-json",
+      status: 200,
+      message: expect.stringContaining('text/html answer: "<!doctype html><title>Sign in</title>"'),
+    });
     expect(await instant("empty")).toMatchObject({ kind: "non-json", message: expect.stringContaining("(empty body)") });
     expect(await instant("json-nan")).toMatchObject({ kind: "non-json" });
   });
@@ -161,8 +193,17 @@ describe("against endpoints that are not a healthy Prometheus", () => {
   });
 
   it("passes on Prometheus-style errors from anything in front of it", async () => {
-    expect(await instant("error-500-json")).toMatchObject({ kind: "prometheus", status: 503, errorType: "unavailable", message: "Prometheus refused the query (HTTP 503, unavailable): TSDB not ready" });
-    expect(await instant("error-no-fields")).toMatchObject({ kind: "prometheus", errorType: "unknown", message: "Prometheus refused the query (HTTP 400, unknown): no message" });
+    expect(await instant("error-500-json")).toMatchObject({
+      kind: "prometheus",
+      status: 503,
+      errorType: "unavailable",
+      message: "Prometheus refused the query (HTTP 503, unavailable): TSDB not ready",
+    });
+    expect(await instant("error-no-fields")).toMatchObject({
+      kind: "prometheus",
+      errorType: "unknown",
+      message: "Prometheus refused the query (HTTP 400, unknown): no message",
+    });
   });
 
   it("does not follow a redirect to a login page", async () => {
@@ -181,7 +222,10 @@ describe("against endpoints that are not a healthy Prometheus", () => {
 
   it("survives deeply nested and oversized answers", async () => {
     expect(await instant("deep-nesting")).toBeInstanceOf(PrometheusQueryError);
-    expect(await instant("huge-declared")).toMatchObject({ kind: "bad-response", message: `answer of ${MAX_RESPONSE_BYTES + 1} bytes is over the ${MAX_RESPONSE_BYTES}-byte limit` });
+    expect(await instant("huge-declared")).toMatchObject({
+      kind: "bad-response",
+      message: `answer of ${MAX_RESPONSE_BYTES + 1} bytes is over the ${MAX_RESPONSE_BYTES}-byte limit`,
+    });
     expect(await instant("huge-streamed")).toMatchObject({ kind: "bad-response", message: `answer is over the ${MAX_RESPONSE_BYTES}-byte limit` });
   });
 
@@ -197,7 +241,10 @@ describe("against endpoints that are not a healthy Prometheus", () => {
     await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
-    expect(await failure(queryInstant(`http://127.0.0.1:${port}`, "up"))).toMatchObject({ kind: "unreachable", message: `cannot reach http://127.0.0.1:${port}/api/v1/query: ECONNREFUSED` });
+    expect(await failure(queryInstant(`http://127.0.0.1:${port}`, "up"))).toMatchObject({
+      kind: "unreachable",
+      message: `cannot reach http://127.0.0.1:${port}/api/v1/query: ECONNREFUSED`,
+    });
     expect(await failure(queryInstant("ftp://127.0.0.1/", "up"))).toMatchObject({ kind: "invalid-url" });
     expect(await failure(queryInstant("not a url", "up"))).toMatchObject({ kind: "invalid-url" });
   });
@@ -205,7 +252,11 @@ describe("against endpoints that are not a healthy Prometheus", () => {
   it("posts the query, sends credentials from the URL as basic auth, and never echoes the password", async () => {
     seen.length = 0;
     await queryInstant(`http://faultline:s3cr%40t@127.0.0.1:${new URL(base).port}/echo/`, 'up{job="kms"}', { time: new Date(1_500), timeoutMs: 4000 });
-    expect(seen[0]).toEqual({ path: "/echo/api/v1/query", authorization: `Basic ${Buffer.from("faultline:s3cr@t").toString("base64")}`, body: "query=up%7Bjob%3D%22kms%22%7D&time=1.500&timeout=4s" });
+    expect(seen[0]).toEqual({
+      path: "/echo/api/v1/query",
+      authorization: `Basic ${Buffer.from("faultline:s3cr@t").toString("base64")}`,
+      body: "query=up%7Bjob%3D%22kms%22%7D&time=1.500&timeout=4s",
+    });
     const error = await failure(queryInstant(`http://faultline:s3cr%40t@127.0.0.1:${new URL(base).port}/bad-gateway`, "up"));
     expect(error.message).not.toContain("s3cr");
   });

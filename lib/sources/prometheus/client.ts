@@ -101,7 +101,11 @@ const Success = z.discriminatedUnion("resultType", [
 ]);
 const Status = z.object({ status: z.enum(["success", "error"]) });
 const SuccessEnvelope = z.object({ status: z.literal("success"), data: Success, warnings: Warnings });
-const ErrorEnvelope = z.object({ status: z.literal("error"), errorType: z.string().optional().catch(undefined), error: z.string().optional().catch(undefined) });
+const ErrorEnvelope = z.object({
+  status: z.literal("error"),
+  errorType: z.string().optional().catch(undefined),
+  error: z.string().optional().catch(undefined),
+});
 type SuccessData = z.infer<typeof Success>;
 
 export interface QueryOptions {
@@ -115,7 +119,11 @@ export async function queryInstant(baseUrl: string, promql: string, opts: QueryO
   const { data, warnings } = await post(baseUrl, "api/v1/query", params, opts.timeoutMs);
   switch (data.resultType) {
     case "vector":
-      return { resultType: "vector", samples: data.result.flatMap((i) => (i.value ? [{ labels: i.metric, t: ms(i.value[0]), value: i.value[1] }] : [])), warnings };
+      return {
+        resultType: "vector",
+        samples: data.result.flatMap((i) => (i.value ? [{ labels: i.metric, t: ms(i.value[0]), value: i.value[1] }] : [])),
+        warnings,
+      };
     case "matrix":
       return { resultType: "matrix", series: toSeries(data.result), warnings };
     case "scalar":
@@ -149,7 +157,8 @@ function endpoint(baseUrl: string, path: string): { url: URL; display: string; h
   } catch {
     throw new PrometheusQueryError("invalid-url", "the Prometheus URL is not a valid URL");
   }
-  if (base.protocol !== "http:" && base.protocol !== "https:") throw new PrometheusQueryError("invalid-url", `the Prometheus URL must be http:// or https://, not ${base.protocol}`);
+  if (base.protocol !== "http:" && base.protocol !== "https:")
+    throw new PrometheusQueryError("invalid-url", `the Prometheus URL must be http:// or https://, not ${base.protocol}`);
   const headers: Record<string, string> = { Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" };
   if (base.username || base.password) {
     headers.Authorization = `Basic ${Buffer.from(`${decodeURIComponent(base.username)}:${decodeURIComponent(base.password)}`).toString("base64")}`;
@@ -163,7 +172,12 @@ function endpoint(baseUrl: string, path: string): { url: URL; display: string; h
   return { url, display: `${url.origin}${url.pathname}`, headers };
 }
 
-async function post(baseUrl: string, path: string, params: URLSearchParams, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<{ data: SuccessData; warnings: string[] }> {
+async function post(
+  baseUrl: string,
+  path: string,
+  params: URLSearchParams,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<{ data: SuccessData; warnings: string[] }> {
   const { url, display, headers } = endpoint(baseUrl, path);
   // Prometheus stops evaluating at its own timeout too, so a slow query does not keep running there.
   params.set("timeout", `${Math.max(1, Math.floor(timeoutMs / 1000))}s`);
@@ -186,7 +200,8 @@ async function post(baseUrl: string, path: string, params: URLSearchParams, time
 
 function transportError(error: unknown, display: string, timeoutMs: number): PrometheusQueryError {
   const name = (error as Error)?.name;
-  if (name === "TimeoutError" || name === "AbortError") return new PrometheusQueryError("timeout", `no answer from ${display} within ${timeoutMs} ms`, { cause: error });
+  if (name === "TimeoutError" || name === "AbortError")
+    return new PrometheusQueryError("timeout", `no answer from ${display} within ${timeoutMs} ms`, { cause: error });
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
   const reason = cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error);
   return new PrometheusQueryError("unreachable", `cannot reach ${display}: ${reason}`, { cause: error });
@@ -231,19 +246,27 @@ function interpret(status: number, contentType: string | null, body: string, dis
   }
   const head = Status.safeParse(json);
   if (!head.success) {
-    if (!ok) throw new PrometheusQueryError("http", `${display} answered HTTP ${status} with JSON that is not a Prometheus error: ${snippet(body)}`, { status });
+    if (!ok)
+      throw new PrometheusQueryError("http", `${display} answered HTTP ${status} with JSON that is not a Prometheus error: ${snippet(body)}`, { status });
     throw new PrometheusQueryError("bad-response", `${display} answered JSON without a Prometheus status: ${snippet(body)}`, { status });
   }
   if (head.data.status === "error") {
     const { errorType, error } = ErrorEnvelope.parse(json);
     const type = clip(errorType ?? "unknown");
-    throw new PrometheusQueryError("prometheus", `Prometheus refused the query (HTTP ${status}, ${type}): ${clip(error ?? "no message")}`, { status, errorType: type });
+    throw new PrometheusQueryError("prometheus", `Prometheus refused the query (HTTP ${status}, ${type}): ${clip(error ?? "no message")}`, {
+      status,
+      errorType: type,
+    });
   }
   if (!ok) throw new PrometheusQueryError("http", `${display} answered HTTP ${status} with a success body`, { status });
   const parsed = SuccessEnvelope.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new PrometheusQueryError("bad-response", `${display} answered JSON that is not a Prometheus query result (${issue.path.join(".") || "top level"}: ${issue.message})`, { status });
+    throw new PrometheusQueryError(
+      "bad-response",
+      `${display} answered JSON that is not a Prometheus query result (${issue.path.join(".") || "top level"}: ${issue.message})`,
+      { status },
+    );
   }
   const envelope = parsed.data;
   return { data: envelope.data, warnings: (envelope.warnings ?? []).map(clip) };

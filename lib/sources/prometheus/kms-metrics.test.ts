@@ -52,7 +52,13 @@ describe("collectKmsMetrics", () => {
     expect(JSON.parse(JSON.stringify(m))).toEqual(m);
 
     const ttl = deriveMetricSignals(m, now).filter((s) => s.id === "kms.auth.ttl-low");
-    expect(ttl).toEqual([expect.objectContaining({ subject: "prometheus", state: "unknown", detail: expect.stringMatching(/^Prometheus query failed \(tokenTtl: .* answered HTTP 503/) })]);
+    expect(ttl).toEqual([
+      expect.objectContaining({
+        subject: "prometheus",
+        state: "unknown",
+        detail: expect.stringMatching(/^Prometheus query failed \(tokenTtl: .* answered HTTP 503/),
+      }),
+    ]);
   });
 
   it("never throws for an unreachable Prometheus, and never shows its credentials", async () => {

@@ -78,7 +78,14 @@ export async function collectKmsMetrics(baseUrl: string, now: Date, opts: { time
   const fail = (metric: KmsMetricName, query: "instant" | "range", error: unknown) => {
     errors.push(
       error instanceof PrometheusQueryError
-        ? { metric, query, kind: error.kind, ...(error.status !== undefined ? { status: error.status } : {}), ...(error.errorType ? { errorType: error.errorType } : {}), message: error.message }
+        ? {
+            metric,
+            query,
+            kind: error.kind,
+            ...(error.status !== undefined ? { status: error.status } : {}),
+            ...(error.errorType ? { errorType: error.errorType } : {}),
+            message: error.message,
+          }
         : { metric, query, kind: "internal", message: error instanceof Error ? error.message : String(error) },
     );
     return undefined;
@@ -112,7 +119,14 @@ export async function collectKmsMetrics(baseUrl: string, now: Date, opts: { time
   };
 }
 
-function mergeSeries(name: KmsMetricName, unit: MetricUnit, promql: string, answered: boolean, current: { labels: Record<string, string>; value: number }[], history: PromSeries[]): KmsMetric {
+function mergeSeries(
+  name: KmsMetricName,
+  unit: MetricUnit,
+  promql: string,
+  answered: boolean,
+  current: { labels: Record<string, string>; value: number }[],
+  history: PromSeries[],
+): KmsMetric {
   const byKey = new Map<string, MetricSeries>();
   const entry = (raw: Record<string, string>) => {
     const labels = keepLabels(raw);

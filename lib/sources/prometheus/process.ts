@@ -27,7 +27,10 @@ export interface RunningPrometheus {
 }
 
 export class PrometheusStartError extends Error {
-  constructor(message: string, readonly missingBinary = false) {
+  constructor(
+    message: string,
+    readonly missingBinary = false,
+  ) {
     super(message);
     this.name = "PrometheusStartError";
   }

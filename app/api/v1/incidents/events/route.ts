@@ -8,7 +8,5 @@ export const dynamic = "force-dynamic";
  * incidents change. A page refetches only what names one of its incidents.
  */
 export async function GET(request: Request) {
-  return eventStream(request, (send) =>
-    onIncidents((push) => send("incidents", push)),
-  );
+  return eventStream(request, (send) => onIncidents((push) => send("incidents", push)));
 }
