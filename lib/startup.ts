@@ -7,7 +7,7 @@ import { ClusterConfigError, loadClustersFile } from "@/lib/clusters/config";
 import path from "node:path";
 import { startDemoPrometheus } from "@/lib/demo/prometheus";
 import { demoBookmarkSeconds, startDemoCluster } from "@/lib/demo/runtime";
-import type { RunningSim } from "@/lib/demo/cluster/start";
+import type { RunningDemo } from "@/lib/demo/cluster/start";
 import { startMonitor } from "@/lib/monitor/monitor";
 import { EnvError, loadEnv } from "@/lib/env";
 import packageJson from "@/package.json";
@@ -77,7 +77,7 @@ export async function startServerProcess(): Promise<void> {
 }
 
 /** The demo's KMS metrics: Debian's Prometheus scraping the simulator, when it is installed. */
-async function startDemoMetrics(demo: RunningSim): Promise<{ url: string } | { unavailable: string }> {
+async function startDemoMetrics(demo: RunningDemo): Promise<{ url: string } | { unavailable: string }> {
   const env = loadEnv();
   if (env.FAULTLINE_DEMO_PROMETHEUS === "off") return { unavailable: "the demo's Prometheus is off (FAULTLINE_DEMO_PROMETHEUS=off)" };
   // Every node is scraped up to a bound; a 5,000-node demo is for the health model, not for metrics.

@@ -10,10 +10,10 @@ import { ClusterConfig } from "@/lib/clusters/config";
 import { DEFAULT_WATCH_TUNING } from "@/lib/sources/kube/watch";
 import { pollOnce, type Monitored } from "@/lib/monitor/monitor";
 import { newMemo } from "@/lib/store/persist";
-import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { kubeconfigFor } from "@/lib/demo/cluster/kubeconfig";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
-import { SimServer } from "@/lib/demo/cluster/server";
+import { DemoServer } from "@/lib/demo/cluster/server";
 
 const TRIES = Number(process.argv[2] ?? "10");
 const ONLY = process.argv[3]?.split(",");
@@ -29,14 +29,14 @@ const NODE = "master-0"; // the API server behind the kubeconfig is master-0's i
 type Health = NonNullable<Monitored["health"]>;
 
 interface Rig {
-  server: SimServer;
+  server: DemoServer;
   entry: Monitored;
   stop: () => Promise<void>;
 }
 
 /** A simulated cluster with the real bookmark cadence (the simulator's default, a minute) and a monitor reading it. */
 async function startRig(stallSeconds: number): Promise<Rig> {
-  const server = new SimServer({ cluster: new SimCluster({ nodes: 3, intervalMs: 60_000 }) });
+  const server = new DemoServer({ cluster: new DemoCluster({ nodes: 3, intervalMs: 60_000 }) });
   const endpoints = await server.start();
   const dir = mkdtempSync(path.join(tmpdir(), "faultline-bench-faults-"));
   const kubeconfig = path.join(dir, "bench.kubeconfig");

@@ -4,14 +4,14 @@
 import { performance } from "node:perf_hooks";
 import { composeClusterHealth } from "@/lib/signals/cluster-health";
 import type { Sources } from "@/lib/sources/observation";
-import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { DemoCluster } from "@/lib/demo/cluster/cluster";
 
 const sizes = (process.argv[2] ?? "500,1000,5000").split(",").map(Number);
 const up = (name: string, value: unknown) => ({ name, up: true, lastSuccess: new Date().toISOString(), value });
 
 const results: { nodes: number; ms: number; signals: number }[] = [];
 for (const n of sizes) {
-  const cluster = new SimCluster({ nodes: n, intervalMs: 30_000 });
+  const cluster = new DemoCluster({ nodes: n, intervalMs: 30_000 });
   const get = (plural: string) => cluster.object("operator.openshift.io", plural, "cluster");
   const sources = {
     kubeapiserver: up("kubeapiserver", get("kubeapiservers")),

@@ -3,14 +3,14 @@
 import { performance } from "node:perf_hooks";
 import type { Sources } from "@/lib/sources/observation";
 import { intake, newIntakeMemo } from "@/lib/sources/intake";
-import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { DemoCluster } from "@/lib/demo/cluster/cluster";
 
 const sizes = (process.argv[2] ?? "500,1000,5000").split(",").map(Number);
 const up = (name: string, value: unknown) => ({ name, up: true, lastSuccess: new Date().toISOString(), value });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 for (const n of sizes) {
-  const cluster = new SimCluster({ nodes: n, intervalMs: 30_000 });
+  const cluster = new DemoCluster({ nodes: n, intervalMs: 30_000 });
   const get = (plural: string) => cluster.object("operator.openshift.io", plural, "cluster");
   const nodes = cluster.objects("", "nodes");
   const sources = (nodeList: unknown[]) =>

@@ -9,7 +9,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { Agent, fetch } from "undici";
 import { setScenario } from "../lib/demo/cluster/scenarios";
-import { startSimulatedCluster, type RunningSim } from "../lib/demo/cluster/start";
+import { startSimulatedCluster, type RunningDemo } from "../lib/demo/cluster/start";
 
 const DIR = path.join(process.cwd(), ".data", "demo");
 
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
   if (design !== "condition" && design !== "typed") fail(`--design must be condition or typed, not "${design}"`);
   const count = int(values.clusters!, "clusters", 1, 20);
   const nodes = int(values.nodes!, "nodes", 1, 5000);
-  const started: RunningSim[] = [];
+  const started: RunningDemo[] = [];
   for (let i = 0; i < count; i++) {
     const name = count === 1 ? values.cluster! : `${values.cluster}-${i + 1}`;
     const sim = await startSimulatedCluster({

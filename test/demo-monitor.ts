@@ -4,21 +4,21 @@ import path from "node:path";
 import { ClusterConfig } from "@/lib/clusters/config";
 import { pollOnce, type Monitored } from "@/lib/monitor/monitor";
 import { newMemo } from "@/lib/store/persist";
-import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { kubeconfigFor } from "@/lib/demo/cluster/kubeconfig";
-import { SimServer } from "@/lib/demo/cluster/server";
+import { DemoServer } from "@/lib/demo/cluster/server";
 
 // A simulated cluster on loopback and a monitor entry that reads it through an ordinary kubeconfig
 // with the real client: what the tests of the monitor and of the incident suspects start from.
 
-export interface SimMonitor {
-  server: SimServer;
+export interface DemoMonitor {
+  server: DemoServer;
   entry: Monitored;
   stop: () => Promise<void>;
 }
 
-export async function startSimMonitor(): Promise<SimMonitor> {
-  const server = new SimServer({ cluster: new SimCluster({ nodes: 3, intervalMs: 60_000 }) });
+export async function startDemoMonitor(): Promise<DemoMonitor> {
+  const server = new DemoServer({ cluster: new DemoCluster({ nodes: 3, intervalMs: 60_000 }) });
   const endpoints = await server.start();
   const dir = mkdtempSync(path.join(tmpdir(), "faultline-demo-monitor-"));
   const kubeconfig = path.join(dir, "demo.kubeconfig");

@@ -1,6 +1,6 @@
 import http from "node:http";
 import https from "node:https";
-import type { SimEndpoints } from "@/lib/demo/cluster/server";
+import type { DemoEndpoints } from "@/lib/demo/cluster/server";
 
 // A plain HTTP(S) request to a simulated cluster for tests: the raw status, headers and body, with the
 // cluster's CA trusted, so what a test asserts is what any client would receive on the wire.
@@ -20,7 +20,7 @@ export interface RawRequest {
   timeoutMs?: number;
 }
 
-export function rawRequest(endpoints: SimEndpoints, path: string, opts: RawRequest = {}): Promise<RawResponse> {
+export function rawRequest(endpoints: DemoEndpoints, path: string, opts: RawRequest = {}): Promise<RawResponse> {
   const url = new URL(path, endpoints.url);
   const lib = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
@@ -46,7 +46,7 @@ export function rawRequest(endpoints: SimEndpoints, path: string, opts: RawReque
 }
 
 /** Opens a streaming GET (a watch) and hands each line over as it arrives. */
-export function openStream(endpoints: SimEndpoints, path: string, token: string, onLine: (line: string) => void) {
+export function openStream(endpoints: DemoEndpoints, path: string, token: string, onLine: (line: string) => void) {
   const url = new URL(path, endpoints.url);
   const lib = url.protocol === "https:" ? https : http;
   let status = 0;

@@ -3,14 +3,14 @@ import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { composeClusterHealth } from "@/lib/signals/cluster-health";
 import type { Sources } from "@/lib/sources/observation";
-import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { KmsMatrixTable } from "./kms-matrix-table";
 
 // What the page first shows for a large cluster: the node that needs attention, not 60 healthy rows.
 
 function matrixFor(nodes: number, failing?: string) {
-  const cluster = new SimCluster({ nodes, intervalMs: 30_000 });
+  const cluster = new DemoCluster({ nodes, intervalMs: 30_000 });
   if (failing) setScenario(cluster, "kms-plugin-unavailable", true, { node: failing });
   const up = (name: string, value: unknown) => ({ name, up: true, value });
   const sources = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { composeClusterHealth } from "@/lib/signals/cluster-health";
 import type { Sources } from "@/lib/sources/observation";
-import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { diffHealth } from "@/lib/live/health-push";
 import { concernsPage, nextHealth, parseHealthPush, parseIncidentPush, signalsKey } from "./decide";
@@ -9,7 +9,7 @@ import { concernsPage, nextHealth, parseHealthPush, parseIncidentPush, signalsKe
 // What the browser does with a push: the cluster's health is built from the demo cluster's real objects,
 // the push from lib/live/health-push (the server's own diff).
 
-function healthOf(cluster: SimCluster) {
+function healthOf(cluster: DemoCluster) {
   const up = (name: string, value: unknown) => ({ name, up: true, value });
   const sources = {
     kubeapiserver: up("kubeapiserver", cluster.object("operator.openshift.io", "kubeapiservers", "cluster")),
@@ -19,7 +19,7 @@ function healthOf(cluster: SimCluster) {
 }
 
 describe("a pushed change to a cluster's health", () => {
-  const cluster = new SimCluster({ nodes: 3, intervalMs: 30_000 });
+  const cluster = new DemoCluster({ nodes: 3, intervalMs: 30_000 });
   const before = healthOf(cluster);
   setScenario(cluster, "kms-plugin-unavailable", true, { node: "master-1" });
   const after = healthOf(cluster);

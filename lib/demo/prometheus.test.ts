@@ -5,22 +5,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveMetricSignals } from "@/lib/signals/derive-metric-signals";
 import { collectKmsMetrics, fromMetricValue, KMS_METRIC_NAMES, type KmsMetrics } from "@/lib/sources/prometheus/kms-metrics";
 import { requirePrometheus } from "@/test/prometheus";
-import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
-import { SimServer } from "@/lib/demo/cluster/server";
+import { DemoServer } from "@/lib/demo/cluster/server";
 import { startDemoPrometheus } from "./prometheus";
 
 // The whole path on real parts: the simulator serves metrics, Debian's Prometheus scrapes them every
 // second, Faultline's PromQL reads them back, and an injected failure shows up as a signal.
 
-let server: SimServer;
+let server: DemoServer;
 let dir: string;
 let prom: Awaited<ReturnType<typeof startDemoPrometheus>>;
 let url: string;
 
 beforeAll(async () => {
   requirePrometheus();
-  server = new SimServer({ cluster: new SimCluster({ nodes: 3, intervalMs: 60_000 }) });
+  server = new DemoServer({ cluster: new DemoCluster({ nodes: 3, intervalMs: 60_000 }) });
   const endpoints = await server.start();
   dir = await mkdtemp(path.join(tmpdir(), "faultline-demo-prom-"));
   const nodes = server.cluster.model.nodes.map((n) => n.name);

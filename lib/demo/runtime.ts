@@ -1,15 +1,15 @@
 import path from "node:path";
 import { loadEnv } from "@/lib/env";
-import type { SimCluster } from "@/lib/demo/cluster/cluster";
-import { startSimulatedCluster, type RunningSim } from "@/lib/demo/cluster/start";
+import type { DemoCluster } from "@/lib/demo/cluster/cluster";
+import { startSimulatedCluster, type RunningDemo } from "@/lib/demo/cluster/start";
 
 // The demo cluster that runs inside the server process while no real cluster is configured.
 // Kept on globalThis: instrumentation starts it, route handlers (another bundle) drive it.
 
 const KEY = Symbol.for("faultline.demo");
-type Store = Record<symbol, Promise<RunningSim> | undefined>;
+type Store = Record<symbol, Promise<RunningDemo> | undefined>;
 
-export function startDemoCluster(): Promise<RunningSim> | undefined {
+export function startDemoCluster(): Promise<RunningDemo> | undefined {
   const env = loadEnv();
   if (env.FAULTLINE_DEMO === "off" || env.FAULTLINE_CLUSTERS_FILE) return undefined;
   const store = globalThis as unknown as Store;
@@ -25,7 +25,7 @@ export function startDemoCluster(): Promise<RunningSim> | undefined {
   return store[KEY];
 }
 
-export async function getDemoCluster(): Promise<{ cluster: SimCluster; sim: RunningSim } | undefined> {
+export async function getDemoCluster(): Promise<{ cluster: DemoCluster; sim: RunningDemo } | undefined> {
   const pending = (globalThis as unknown as Store)[KEY];
   const sim = await pending?.catch(() => undefined);
   return sim ? { cluster: sim.server.cluster, sim } : undefined;

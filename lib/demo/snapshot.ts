@@ -3,7 +3,7 @@ import { parseKmsProvidersHealth } from "@/lib/sources/probes/parse-apiserver-he
 import { parseOpenBaoHealth, parseTransitKey } from "@/lib/sources/probes/parse-openbao";
 import { readOperatorStatus } from "@/lib/sources/kube/read-operator-status";
 import { readDaemonSet, readDeployment, readWebhookConfiguration } from "@/lib/sources/kube/read-workloads";
-import type { SimCluster } from "@/lib/demo/cluster/cluster";
+import type { DemoCluster } from "@/lib/demo/cluster/cluster";
 import type { JsonObject } from "@/lib/demo/cluster/fields";
 import { renderBeaconHealth, renderKmsProviders, renderOpenBaoHealth, renderTransitKey } from "@/lib/demo/cluster/render-endpoints";
 
@@ -24,7 +24,7 @@ export interface DemoSnapshot {
   stack: { operator: string; ebpf: string; bridge: string; webhook: string; beacon: string };
 }
 
-export function readDemoSnapshot(cluster: SimCluster): DemoSnapshot {
+export function readDemoSnapshot(cluster: DemoCluster): DemoSnapshot {
   const get = (group: string, plural: string, ns: string | undefined, name: string) => cluster.object(group, plural, name, ns);
   const now = cluster.now();
   const status = readOperatorStatus(get("operator.openshift.io", "kubeapiservers", undefined, "cluster"));

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getCatalog } from "@/lib/catalog/queries";
 import { SCENARIOS, setScenario } from "@/lib/demo/cluster/scenarios";
-import { settledPoll, startSimMonitor, type SimMonitor } from "@/test/demo-monitor";
+import { settledPoll, startDemoMonitor, type DemoMonitor } from "@/test/demo-monitor";
 import { rankSuspects } from "./suspects";
 
-let sim: SimMonitor;
+let sim: DemoMonitor;
 beforeAll(async () => {
-  sim = await startSimMonitor();
+  sim = await startDemoMonitor();
 });
 afterAll(() => sim.stop());
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { composeClusterHealth, type ClusterHealth } from "@/lib/signals/cluster-health";
 import type { KmsCell, KmsMatrix } from "@/lib/model/kms-matrix";
 import type { Signal, SignalId, SignalStatus } from "@/lib/signals/signal-model";
@@ -17,7 +17,7 @@ type Condition = { type: string; message: string };
 
 /** The demo cluster's 5,000 nodes as the monitor reads them; `edit` changes the kubeapiserver CR it reads. */
 function bigCluster() {
-  const cluster = new SimCluster({ nodes: 5_000, intervalMs: 30_000 });
+  const cluster = new DemoCluster({ nodes: 5_000, intervalMs: 30_000 });
   const up = (name: string, value: unknown) => ({ name, up: true, lastSuccess: "2026-11-23T00:00:00Z", value });
   const get = (plural: string) => cluster.object("operator.openshift.io", plural, "cluster");
   let kubeapiservers = get("kubeapiservers") as { status: { conditions: Condition[] } };

@@ -7,18 +7,18 @@ import { getIncident } from "@/lib/incidents/queries";
 import { migratedDatabase } from "@/test/incident-db";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { pollOnce } from "./monitor";
-import { pollUntil, startSimMonitor, type SimMonitor } from "@/test/demo-monitor";
+import { pollUntil, startDemoMonitor, type DemoMonitor } from "@/test/demo-monitor";
 import { persistRound } from "@/lib/store/persist";
 import { rawRequest } from "@/test/demo-request";
 
 // A hostile reporter writes a NUL and a lone surrogate into the operator CR through the API server (the
 // simulator's admin write path) while OpenBao is sealed: the incident still opens and health is still stored.
 
-let sim: SimMonitor;
+let sim: DemoMonitor;
 let db: Awaited<ReturnType<typeof migratedDatabase>>;
 let prisma: PrismaClient;
 beforeAll(async () => {
-  [sim, db] = await Promise.all([startSimMonitor(), migratedDatabase()]);
+  [sim, db] = await Promise.all([startDemoMonitor(), migratedDatabase()]);
   prisma = db.prisma;
 });
 afterAll(async () => {

@@ -4,20 +4,20 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ThrottledSources } from "@/components/health/throttled-sources";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
-import { pollUntil, startSimMonitor, type SimMonitor } from "@/test/demo-monitor";
+import { pollUntil, startDemoMonitor, type DemoMonitor } from "@/test/demo-monitor";
 import { pollOnce } from "./monitor";
 
 // The monitor against the simulated API server's faults, over HTTP with the real client and the
 // server's real bookmark cadence (one a minute): what the health page and API say while the API
 // server throttles, and how soon quiet sources are up again after an outage.
 
-let sim: SimMonitor;
+let sim: DemoMonitor;
 const requests: { at: number; url: string }[] = [];
 const listen = () =>
   (sim.server as unknown as { server: Server }).server.on("request", (req: IncomingMessage) => requests.push({ at: Date.now(), url: req.url ?? "" }));
 
 beforeAll(async () => {
-  sim = await startSimMonitor();
+  sim = await startDemoMonitor();
   listen();
 });
 afterAll(() => sim.stop());

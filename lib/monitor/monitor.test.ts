@@ -3,20 +3,20 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/db/generated/client";
 import { migrate } from "@/lib/db/migrate";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
-import type { SimServer } from "@/lib/demo/cluster/server";
+import type { DemoServer } from "@/lib/demo/cluster/server";
 import { createTestDatabase } from "@/test/database";
-import { pollUntil as pollUntilOn, startSimMonitor, type SimMonitor } from "@/test/demo-monitor";
+import { pollUntil as pollUntilOn, startDemoMonitor, type DemoMonitor } from "@/test/demo-monitor";
 import { followOnce, pollOnce, type Monitored } from "./monitor";
 import { newMemo, persistRound } from "@/lib/store/persist";
 
 // The monitor against the simulated cluster over HTTP, with the real client: what the page will show.
 
-let sim: SimMonitor;
-let server: SimServer;
+let sim: DemoMonitor;
+let server: DemoServer;
 let entry: Monitored;
 
 beforeAll(async () => {
-  sim = await startSimMonitor();
+  sim = await startDemoMonitor();
   ({ server, entry } = sim);
 });
 afterAll(() => sim.stop());

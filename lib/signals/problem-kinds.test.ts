@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isApiScenario, SCENARIOS, setScenario } from "@/lib/demo/cluster/scenarios";
-import { settledPoll, startSimMonitor, type SimMonitor } from "@/test/demo-monitor";
+import { settledPoll, startDemoMonitor, type DemoMonitor } from "@/test/demo-monitor";
 
 // Diagnosis classifies on a signal's structured problem, never on its sentence: every signal the demo
 // cluster can turn away from ok must say what is wrong as a kind, a subject and fields.
 
-let sim: SimMonitor;
+let sim: DemoMonitor;
 beforeAll(async () => {
-  sim = await startSimMonitor();
+  sim = await startDemoMonitor();
 });
 afterAll(() => sim.stop());
 

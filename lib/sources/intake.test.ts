@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { composeClusterHealth } from "@/lib/signals/cluster-health";
-import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import type { Sources } from "./observation";
 import { intake, newIntakeMemo } from "./intake";
 
@@ -57,7 +57,7 @@ describe("the monitor's intake", () => {
   });
 
   it("changes nothing the health model sees in a clean cluster of 5,000 nodes", () => {
-    const cluster = new SimCluster({ nodes: 5_000, intervalMs: 30_000 });
+    const cluster = new DemoCluster({ nodes: 5_000, intervalMs: 30_000 });
     const up = (name: string, value: unknown) => ({ name, up: true, lastSuccess: "2026-11-23T00:00:00Z", value });
     const get = (plural: string) => cluster.object("operator.openshift.io", plural, "cluster");
     const sources = {

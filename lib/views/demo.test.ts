@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { getCatalog } from "@/lib/catalog/queries";
 import { CATEGORIES } from "@/lib/catalog/schema";
-import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { scenarioRows } from "./demo";
 
 // The demo page's scenario table: each row names the catalog failure it reproduces, under the catalog's group.
 
 describe("the demo page's scenario rows", () => {
-  const cluster = new SimCluster({ nodes: 3, intervalMs: 30_000 });
+  const cluster = new DemoCluster({ nodes: 3, intervalMs: 30_000 });
   const rows = scenarioRows(cluster);
   const entries = new Map(getCatalog().entries.map((e) => [e.id, e]));
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { getCatalog } from "@/lib/catalog/queries";
 import { CATEGORIES } from "@/lib/catalog/schema";
-import type { SimCluster } from "@/lib/demo/cluster/cluster";
+import type { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { listScenarios } from "@/lib/demo/cluster/scenarios";
 import { getDemoCluster } from "@/lib/demo/runtime";
 import { readDemoSnapshot } from "@/lib/demo/snapshot";
@@ -25,7 +25,7 @@ export async function loadDemoPage() {
 }
 
 /** Each scenario with its catalog entry's title and a group: API server faults, the entry's category, or health reporting. */
-export function scenarioRows(cluster: SimCluster) {
+export function scenarioRows(cluster: DemoCluster) {
   const byId = new Map(getCatalog().entries.map((e) => [e.id, e]));
   const categoryName = new Map<string, string>(CATEGORIES.map((c) => [c.id, c.name]));
   return listScenarios(cluster).map((s) => {

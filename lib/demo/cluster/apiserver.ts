@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { SimCluster } from "./cluster";
+import type { DemoCluster } from "./cluster";
 import { openApiV2, serveDiscovery } from "./discovery";
 import { matchResourcePath, serveResource, type KubeApiOptions } from "./kube-api";
 import { renderApiserverMetrics, renderKmsProviders, renderReadyz } from "./render-endpoints";
@@ -23,7 +23,7 @@ const LIVEZ_CHECKS = [
 ];
 
 export interface ApiServerOptions extends KubeApiOptions {
-  cluster: SimCluster;
+  cluster: DemoCluster;
   serverAddress: string;
 }
 

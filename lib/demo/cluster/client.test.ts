@@ -1,19 +1,19 @@
 import * as k8s from "@kubernetes/client-node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SimCluster } from "./cluster";
+import { DemoCluster } from "./cluster";
 import { kubeconfigFor } from "./kubeconfig";
 import { setScenario } from "./scenarios";
-import { SimServer } from "./server";
+import { DemoServer } from "./server";
 import { rawRequest } from "@/test/demo-request";
 
 // The unmodified client, through an ordinary kubeconfig, against the simulator on loopback.
 
-let server: SimServer;
+let server: DemoServer;
 let kc: k8s.KubeConfig;
 const PATH = "/apis/operator.openshift.io/v1/kubeapiservers";
 
 beforeEach(async () => {
-  server = new SimServer({ cluster: new SimCluster({ nodes: 3, intervalMs: 60_000 }), bookmarkIntervalMs: 150 });
+  server = new DemoServer({ cluster: new DemoCluster({ nodes: 3, intervalMs: 60_000 }), bookmarkIntervalMs: 150 });
   const endpoints = await server.start();
   kc = new k8s.KubeConfig();
   kc.loadFromString(kubeconfigFor("demo", endpoints));

@@ -21,7 +21,7 @@ export interface ApiServerControl {
   restart(): Promise<void>;
 }
 
-export interface SimClusterOptions extends ModelOptions {
+export interface DemoClusterOptions extends ModelOptions {
   /** The simulator's clock; tests pin it. */
   now?: () => Date;
 }
@@ -34,7 +34,7 @@ const REPORTED_CRS = [
 
 const type = (group: string, plural: string): ResourceType => findResource(group, "v1", plural)!;
 
-export class SimCluster {
+export class DemoCluster {
   readonly model: ClusterModel;
   readonly store: ObjectStore;
   readonly now: () => Date;
@@ -44,10 +44,10 @@ export class SimCluster {
   /** The last reporter write that the API server refused, for the demo page to show. */
   lastReporterError?: string;
   scenarios: ActiveScenario[] = [];
-  /** Set by the SimServer that serves this cluster. */
+  /** Set by the DemoServer that serves this cluster. */
   apiServer?: ApiServerControl;
 
-  constructor(options: SimClusterOptions = {}) {
+  constructor(options: DemoClusterOptions = {}) {
     this.now = options.now ?? (() => new Date());
     this.model = createModel(options);
     this.store = new ObjectStore(this.now);

@@ -9,11 +9,11 @@ import { parseWatchStream } from "@/test/parse-watch-events";
 import { readClusterOperator } from "@/lib/sources/kube/read-cluster-operator";
 import { readOperatorStatus } from "@/lib/sources/kube/read-operator-status";
 import { readDaemonSet, readDeployment, readWebhookConfiguration } from "@/lib/sources/kube/read-workloads";
-import { SimCluster } from "./cluster";
+import { DemoCluster } from "./cluster";
 import type { JsonObject } from "./fields";
 import { renderApiserverMetrics, renderKmsProviders, renderOpenBaoHealth, renderPluginMetrics, renderReadyz, renderTransitKey } from "./render-endpoints";
 import { findResource } from "./resources";
-import { SimServer } from "./server";
+import { DemoServer } from "./server";
 import { openStream } from "@/test/demo-request";
 
 // Every fixture of ../shared/fixtures (copied to test/fixtures) goes through Faultline's own parsers,
@@ -28,9 +28,9 @@ const body = (name: string) =>
     .join("\n");
 
 /** The fixtures' cluster: keyIDs 1 and 2 on master-0..2; master-1's keyID 2 lacks decrypt permission; master-2 stale. */
-function fixtureCluster(design: "condition" | "typed"): SimCluster {
+function fixtureCluster(design: "condition" | "typed"): DemoCluster {
   let now = new Date("2026-08-20T10:11:37Z");
-  const cluster = new SimCluster({ nodes: 3, pluginsPerNode: 2, design, now: () => now });
+  const cluster = new DemoCluster({ nodes: 3, pluginsPerNode: 2, design, now: () => now });
   const [m0, m1, m2] = cluster.model.nodes;
   Object.assign(m1.plugins[0], { health: "unhealthy", detail: "credential lacks decrypt permission" });
   m2.reporterRunning = false;
@@ -44,7 +44,7 @@ function fixtureCluster(design: "condition" | "typed"): SimCluster {
   return cluster;
 }
 
-const cr = (cluster: SimCluster) => cluster.store.get(findResource("operator.openshift.io", "v1", "kubeapiservers")!, undefined, "cluster")!;
+const cr = (cluster: DemoCluster) => cluster.store.get(findResource("operator.openshift.io", "v1", "kubeapiservers")!, undefined, "cluster")!;
 
 function familyShapes(parsed: ParsedPrometheus, prefix: string) {
   return Object.fromEntries(
@@ -83,7 +83,7 @@ describe("contract: fixtures and the simulator read the same through Faultline's
   });
 
   it("the ClusterOperator", () => {
-    const cluster = new SimCluster({ nodes: 3 });
+    const cluster = new DemoCluster({ nodes: 3 });
     const sim = readClusterOperator(cluster.store.get(findResource("config.openshift.io", "v1", "clusteroperators")!, undefined, "kube-apiserver"));
     const real = readClusterOperator(json("clusteroperator-kube-apiserver.json"));
     expect(sim.problems).toEqual([]);
@@ -106,7 +106,7 @@ describe("contract: fixtures and the simulator read the same through Faultline's
   });
 
   it("OpenBao health for every status code OpenBao uses, and the Transit key read", () => {
-    const cluster = new SimCluster({ nodes: 1 });
+    const cluster = new DemoCluster({ nodes: 1 });
     const now = cluster.now();
     for (const [state, file] of [
       ["active", "openbao-health-active-200.json"],
@@ -155,8 +155,8 @@ describe("contract: fixtures and the simulator read the same through Faultline's
   });
 
   it("watch streams: initial events, bookmarks, the 410 ERROR, and a DaemonSet losing and regaining pods", async () => {
-    const cluster = new SimCluster({ nodes: 3 });
-    const server = new SimServer({ cluster, bookmarkIntervalMs: 100 });
+    const cluster = new DemoCluster({ nodes: 3 });
+    const server = new DemoServer({ cluster, bookmarkIntervalMs: 100 });
     const endpoints = await server.start();
     const read = async (path: string, ms: number) => {
       let out = "";
@@ -204,7 +204,7 @@ describe("contract: fixtures and the simulator read the same through Faultline's
   });
 
   it("the protection stack's workloads", () => {
-    const cluster = new SimCluster({ nodes: 3 });
+    const cluster = new DemoCluster({ nodes: 3 });
     const get = (group: string, plural: string, ns: string | undefined, name: string) =>
       cluster.store.get(findResource(group, "v1", plural)!, ns, name) as JsonObject;
     const simDeploy = readDeployment(get("apps", "deployments", "cloudtaser-system", "cloudtaser-operator"));

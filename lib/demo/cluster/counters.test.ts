@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parsePrometheusText } from "@/test/parse-prometheus";
-import { SimCluster } from "./cluster";
+import { DemoCluster } from "./cluster";
 import { renderApiserverMetrics, renderPluginMetrics } from "./render-endpoints";
 import { setScenario } from "./scenarios";
 
@@ -20,7 +20,7 @@ const COUNT = "apiserver_envelope_encryption_kms_operations_latency_seconds_coun
 
 describe("simulated metrics over time", () => {
   it("count decrypts at 0.5/s per provider, and failed ones only while the plugin is down", async () => {
-    const cluster = new SimCluster({ nodes: 3 });
+    const cluster = new DemoCluster({ nodes: 3 });
     // A scenario rebuilds the model's nodes, so each read looks master-1 up again.
     const read = (s: number, code: string) => value(renderApiserverMetrics(cluster.model, cluster.model.nodes[1], at(s)), COUNT, decrypts(code));
     expect(await read(0, "OK")).toBe(0);
@@ -37,7 +37,7 @@ describe("simulated metrics over time", () => {
   });
 
   it("never go backwards when the clock does", async () => {
-    const cluster = new SimCluster({ nodes: 1 });
+    const cluster = new DemoCluster({ nodes: 1 });
     const node = cluster.model.nodes[0];
     await renderApiserverMetrics(cluster.model, node, at(0));
     expect(await value(renderApiserverMetrics(cluster.model, node, at(100)), COUNT, decrypts("OK"))).toBe(50);
@@ -45,7 +45,7 @@ describe("simulated metrics over time", () => {
   });
 
   it("put a slow OpenBao's decrypts in the slow buckets", async () => {
-    const cluster = new SimCluster({ nodes: 1 });
+    const cluster = new DemoCluster({ nodes: 1 });
     await renderApiserverMetrics(cluster.model, cluster.model.nodes[0], at(0));
     setScenario(cluster, "openbao-audit-backend-pressure", true);
     const text = renderApiserverMetrics(cluster.model, cluster.model.nodes[0], at(100));
@@ -54,7 +54,7 @@ describe("simulated metrics over time", () => {
   });
 
   it("show the plugin's breaker open, its errors growing and its key_id flip-flopping", async () => {
-    const cluster = new SimCluster({ nodes: 3 });
+    const cluster = new DemoCluster({ nodes: 3 });
     const plugin = (s: number) => renderPluginMetrics(cluster.model, cluster.model.nodes[0], "1", at(s));
     const hash = async (s: number) =>
       parsePrometheusText((await plugin(s))!)

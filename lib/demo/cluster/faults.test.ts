@@ -1,18 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SimCluster } from "./cluster";
+import { DemoCluster } from "./cluster";
 import { listScenarios } from "./scenarios";
-import { SimServer, type SimEndpoints } from "./server";
+import { DemoServer, type DemoEndpoints } from "./server";
 import { openStream, rawRequest } from "@/test/demo-request";
 
 // The API faults as a client meets them on the wire: real sockets on loopback, raw responses.
 
-let server: SimServer;
-let ep: SimEndpoints;
+let server: DemoServer;
+let ep: DemoEndpoints;
 const NODES = "/api/v1/nodes";
 const CR_WATCH = "/apis/operator.openshift.io/v1/kubeapiservers?watch=true&allowWatchBookmarks=true";
 
 beforeEach(async () => {
-  server = new SimServer({ cluster: new SimCluster({ nodes: 3, intervalMs: 60_000 }), bookmarkIntervalMs: 100 });
+  server = new DemoServer({ cluster: new DemoCluster({ nodes: 3, intervalMs: 60_000 }), bookmarkIntervalMs: 100 });
   ep = await server.start();
 });
 afterEach(() => server.stop());

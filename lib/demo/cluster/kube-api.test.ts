@@ -1,23 +1,26 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { SimCluster } from "./cluster";
-import { SimServer, type SimEndpoints } from "./server";
+import { DemoCluster } from "./cluster";
+import { DemoServer, type DemoEndpoints } from "./server";
 import { openStream, rawRequest } from "@/test/demo-request";
 
 // API semantics on the wire that no single client shows: Go's boolean spellings, public health,
 // discovery paths, gzip, the server's own watch timeout, selector watches, paging across a restart.
 
-let server: SimServer | undefined;
+let server: DemoServer | undefined;
 afterEach(async () => {
   await server?.stop();
   server = undefined;
 });
 
-async function start(opts: { nodes?: number; minRequestTimeoutSeconds?: number } = {}): Promise<SimEndpoints> {
-  server = new SimServer({ cluster: new SimCluster({ nodes: opts.nodes ?? 3, intervalMs: 60_000 }), minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds });
+async function start(opts: { nodes?: number; minRequestTimeoutSeconds?: number } = {}): Promise<DemoEndpoints> {
+  server = new DemoServer({
+    cluster: new DemoCluster({ nodes: opts.nodes ?? 3, intervalMs: 60_000 }),
+    minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
+  });
   return server.start();
 }
 
-const firstLine = async (ep: SimEndpoints, path: string) => {
+const firstLine = async (ep: DemoEndpoints, path: string) => {
   let line = "";
   const stream = openStream(ep, path, ep.readToken, (l) => {
     line ||= l;

@@ -1,8 +1,8 @@
 import { stringify } from "yaml";
-import type { SimEndpoints } from "./server";
+import type { DemoEndpoints } from "./server";
 
 /** An ordinary kubeconfig for a simulated cluster: read-only by default, admin as a second context. */
-export function kubeconfigFor(name: string, endpoints: SimEndpoints): string {
+export function kubeconfigFor(name: string, endpoints: DemoEndpoints): string {
   return stringify({
     apiVersion: "v1",
     kind: "Config",

@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SimCluster } from "./cluster";
+import { DemoCluster } from "./cluster";
 import { kubeconfigFor } from "./kubeconfig";
-import { SimServer } from "./server";
+import { DemoServer } from "./server";
 
 // The demo cluster driven by real clients, as a user drives it: Debian's kubectl (package
 // kubernetes-client, extracted by scripts/test.sh) and the official Python client (python3-kubernetes).
@@ -14,7 +14,7 @@ import { SimServer } from "./server";
 const KUBECTL = process.env.FAULTLINE_KUBECTL ?? path.resolve(".data/tools/kubernetes-client/usr/bin/kubectl");
 const PYTHON = "/usr/bin/python3";
 
-let server: SimServer;
+let server: DemoServer;
 let dir: string;
 let kubeconfig: string;
 
@@ -57,7 +57,7 @@ beforeAll(async () => {
     missing.push(`the official Python client for ${PYTHON} (apt-get install python3-kubernetes)`);
   if (missing.length > 0) throw new Error(`real clients missing: ${missing.join("; ")}`);
   // Bookmarks every 300 ms so the bookmark test need not wait the real minute.
-  server = new SimServer({ cluster: new SimCluster({ nodes: 3, intervalMs: 60_000 }), bookmarkIntervalMs: 300 });
+  server = new DemoServer({ cluster: new DemoCluster({ nodes: 3, intervalMs: 60_000 }), bookmarkIntervalMs: 300 });
   const endpoints = await server.start();
   dir = mkdtempSync(path.join(tmpdir(), "faultline-real-clients-"));
   kubeconfig = path.join(dir, "demo.kubeconfig");

@@ -5,7 +5,7 @@ import { parseKmsProvidersHealth } from "@/lib/sources/probes/parse-apiserver-he
 import { parseOpenBaoHealth, parseTransitKey } from "@/lib/sources/probes/parse-openbao";
 import { parsePrometheusText } from "@/test/parse-prometheus";
 import { readOperatorStatus } from "@/lib/sources/kube/read-operator-status";
-import { SimCluster } from "./cluster";
+import { DemoCluster } from "./cluster";
 import type { JsonObject } from "./fields";
 import { renderApiserverMetrics, renderBeaconHealth, renderKmsProviders, renderOpenBaoHealth, renderPluginMetrics, renderTransitKey } from "./render-endpoints";
 import { RESOURCES } from "./resources";
@@ -32,7 +32,7 @@ async function scrape(now: Date, render: (at: Date) => Promise<string | undefine
 }
 
 /** Everything a watcher of this cluster could see, without the clock's own ticking. */
-async function observe(cluster: SimCluster) {
+async function observe(cluster: DemoCluster) {
   const now = cluster.now();
   const cr = cluster.store.get(RESOURCES[0], undefined, "cluster");
   const status = readOperatorStatus(cr);
@@ -74,7 +74,7 @@ describe("scenarios", () => {
     // API faults change how the server answers, not what it holds: faults.test.ts covers them.
     for (const scenario of SCENARIOS.filter((s) => !isApiScenario(s))) {
       let now = new Date("2026-08-20T10:00:00Z");
-      const cluster = new SimCluster({ nodes: 3, now: () => now });
+      const cluster = new DemoCluster({ nodes: 3, now: () => now });
       now = new Date("2026-08-20T10:01:00Z");
       cluster.report();
       const before = await observe(cluster);
@@ -92,7 +92,7 @@ describe("scenarios", () => {
   });
 
   it("lists which are on, refuses unknown ids, nodes and variants with a reason", () => {
-    const cluster = new SimCluster({ nodes: 3 });
+    const cluster = new DemoCluster({ nodes: 3 });
     setScenario(cluster, "clock-skew", true, { node: "master-2" });
     expect(listScenarios(cluster).find((s) => s.id === "clock-skew")).toMatchObject({ active: true, node: "master-2", catalog: "clock-skew" });
     expect(() => setScenario(cluster, "toaster-on-fire", true)).toThrow(
@@ -104,7 +104,7 @@ describe("scenarios", () => {
 
   it("a replaced node leaves an orphaned report that nobody updates", () => {
     let now = new Date("2026-08-20T10:00:00Z");
-    const cluster = new SimCluster({ nodes: 3, now: () => now });
+    const cluster = new DemoCluster({ nodes: 3, now: () => now });
     setScenario(cluster, "node-replaced", true, { node: "master-1" });
     now = new Date("2026-08-20T10:05:00Z");
     cluster.report();

@@ -1,5 +1,5 @@
 import { Conflict, Invalid, NotFound } from "@/lib/errors";
-import type { ActiveScenario, ApiServerControl, SimCluster } from "./cluster";
+import type { ActiveScenario, ApiServerControl, DemoCluster } from "./cluster";
 import type { ApiFault } from "./faults";
 import { createModel, KEK_IDS, type ClusterModel, type NodeState, type PluginHealth } from "./model";
 
@@ -382,14 +382,14 @@ SCENARIOS.push(...API_SCENARIOS);
 export const isApiScenario = (s: Scenario) => Boolean(s.apiFault ?? s.apiEvent);
 
 /** Whether the fault in force is this scenario's kind (set by the scenario or by a test directly). */
-function apiFaultActive(cluster: SimCluster, scenario: Scenario): boolean {
+function apiFaultActive(cluster: DemoCluster, scenario: Scenario): boolean {
   const current = cluster.apiServer?.faults.current;
   return Boolean(current && scenario.apiFault && scenario.apiFault(scenario.variants?.[0]).kind === current.kind);
 }
 
 const sameFault = (a: ApiFault | undefined, b: ApiFault | undefined) => JSON.stringify(a) === JSON.stringify(b);
 
-export function listScenarios(cluster: SimCluster) {
+export function listScenarios(cluster: DemoCluster) {
   const active = cluster.scenarios;
   return SCENARIOS.map((s) => {
     const { id, title, catalog, perNode, variants } = s;
@@ -428,7 +428,7 @@ export function listScenarios(cluster: SimCluster) {
  * Injects (on=true) or clears a scenario, then rewrites the cluster's objects at once. An API fault
  * acts on the API server that serves the cluster; the returned promise settles when it has (a restart).
  */
-export function setScenario(cluster: SimCluster, id: string, on: boolean, opts: { node?: string; variant?: string } = {}): void | Promise<void> {
+export function setScenario(cluster: DemoCluster, id: string, on: boolean, opts: { node?: string; variant?: string } = {}): void | Promise<void> {
   const scenario = SCENARIOS.find((s) => s.id === id);
   if (!scenario) throw new NotFound(`no scenario "${id}"; the list of scenarios names every one (npm run demo -- list)`);
   if (opts.variant && !(scenario.variants ?? []).includes(opts.variant)) {
@@ -444,7 +444,7 @@ export function setScenario(cluster: SimCluster, id: string, on: boolean, opts: 
   rebuild(cluster, active);
 }
 
-function setApiScenario(cluster: SimCluster, scenario: Scenario, on: boolean, variant?: string): void | Promise<void> {
+function setApiScenario(cluster: DemoCluster, scenario: Scenario, on: boolean, variant?: string): void | Promise<void> {
   // Clearing a fault that is not in force changes nothing, as clearing a model scenario does.
   const server = cluster.apiServer;
   if (!server) throw new Conflict(`scenario "${scenario.id}" strikes the API server, and no API server serves this cluster`);
@@ -453,7 +453,7 @@ function setApiScenario(cluster: SimCluster, scenario: Scenario, on: boolean, va
   else if (apiFaultActive(cluster, scenario)) server.faults.clear();
 }
 
-function rebuild(cluster: SimCluster, active: ActiveScenario[]): void {
+function rebuild(cluster: DemoCluster, active: ActiveScenario[]): void {
   const m = cluster.model;
   const fresh = createModel({
     name: m.name,

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { Conflict, DomainError, NotFound } from "@/lib/errors";
-import type { SimCluster } from "./cluster";
+import type { DemoCluster } from "./cluster";
 import { ApiFaults } from "./faults";
 import { PUBLIC_PATHS, serveApiServer } from "./apiserver";
 import { renderBeaconHealth, renderOpenBaoHealth, renderPluginMetrics, renderTransitKey } from "./render-endpoints";
@@ -14,8 +14,8 @@ import { makeServingTls, type ServingTls } from "./tls";
 // The simulator's HTTPS face on 127.0.0.1 (its own CA, see tls.ts): the Kubernetes API, kube-apiserver health and metrics,
 // OpenBao's health and Transit endpoints, the KMS plugins' metrics, and a control API for scenarios.
 
-export interface SimServerOptions {
-  cluster: SimCluster;
+export interface DemoServerOptions {
+  cluster: DemoCluster;
   port?: number;
   /** How often a watch that asked for bookmarks gets one; a real API server: about once a minute. */
   bookmarkIntervalMs?: number;
@@ -29,7 +29,7 @@ export interface SimServerOptions {
   tls?: ServingTls;
 }
 
-export interface SimEndpoints {
+export interface DemoEndpoints {
   url: string;
   readToken: string;
   adminToken: string;
@@ -40,7 +40,7 @@ export interface SimEndpoints {
 
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-export class SimServer {
+export class DemoServer {
   private server?: Server;
   private readonly openWatches = new Set<ServerResponse>();
   /** Fault injection: open watches stay connected but send nothing, as an upstream watch that stalls silently. */
@@ -55,7 +55,7 @@ export class SimServer {
   /** Every accepted TCP connection, including those still in their TLS handshake (which closeAllConnections misses). */
   private readonly sockets = new Set<Socket>();
 
-  constructor(private readonly opts: SimServerOptions) {
+  constructor(private readonly opts: DemoServerOptions) {
     this.readToken = opts.readToken ?? randomBytes(24).toString("base64url");
     this.adminToken = opts.adminToken ?? randomBytes(24).toString("base64url");
     this.port = opts.port ?? 0;
@@ -67,11 +67,11 @@ export class SimServer {
     return this.server !== undefined;
   }
 
-  get cluster(): SimCluster {
+  get cluster(): DemoCluster {
     return this.opts.cluster;
   }
 
-  endpoints(): SimEndpoints {
+  endpoints(): DemoEndpoints {
     return {
       url: `https://127.0.0.1:${this.port}`,
       readToken: this.readToken,
@@ -81,7 +81,7 @@ export class SimServer {
     };
   }
 
-  async start(): Promise<SimEndpoints> {
+  async start(): Promise<DemoEndpoints> {
     // The same CA and certificate across stops and restarts, as a restarted API server keeps its own.
     this.tls ??= makeServingTls(this.cluster.model.name);
     this.server = createServer({ cert: this.tls.certPem, key: this.tls.keyPem }, (req, res) => {

@@ -1,24 +1,24 @@
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { SimCluster, type SimClusterOptions } from "./cluster";
+import { DemoCluster, type DemoClusterOptions } from "./cluster";
 import { kubeconfigFor } from "./kubeconfig";
-import { SimServer, type SimEndpoints } from "./server";
+import { DemoServer, type DemoEndpoints } from "./server";
 
 // Starting simulated clusters and leaving what a client needs to reach them under a folder:
 // <name>.kubeconfig (an ordinary kubeconfig), <name>-ca.crt (the CA its serving certificate chains to,
 // for clients that take a CA file) and <name>.json (endpoints and tokens, mode 0600).
 
-export interface RunningSim {
+export interface RunningDemo {
   name: string;
-  server: SimServer;
-  endpoints: SimEndpoints;
+  server: DemoServer;
+  endpoints: DemoEndpoints;
   kubeconfigPath: string;
   caFile: string;
 }
 
-export async function startSimulatedCluster(options: SimClusterOptions & { port?: number; bookmarkIntervalMs?: number; dir: string }): Promise<RunningSim> {
+export async function startSimulatedCluster(options: DemoClusterOptions & { port?: number; bookmarkIntervalMs?: number; dir: string }): Promise<RunningDemo> {
   const name = options.name ?? "demo";
-  const server = new SimServer({ cluster: new SimCluster({ ...options, name }), port: options.port, bookmarkIntervalMs: options.bookmarkIntervalMs });
+  const server = new DemoServer({ cluster: new DemoCluster({ ...options, name }), port: options.port, bookmarkIntervalMs: options.bookmarkIntervalMs });
   const endpoints = await server.start();
   await mkdir(options.dir, { recursive: true, mode: 0o700 });
   const kubeconfigPath = path.join(options.dir, `${name}.kubeconfig`);

@@ -3,10 +3,10 @@ import type { IncomingMessage, Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { kubeconfigFor } from "@/lib/demo/cluster/kubeconfig";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
-import { SimServer } from "@/lib/demo/cluster/server";
+import { DemoServer } from "@/lib/demo/cluster/server";
 import { connect, type KubeAccess } from "./client";
 import { ResourceWatch, type WatchTuning } from "./watch";
 
@@ -14,7 +14,7 @@ import { ResourceWatch, type WatchTuning } from "./watch";
 // server's real bookmark cadence (one a minute): what a user sees while the API server throttles,
 // blackholes, answers slowly, resets streams, expires resumes or restarts, and after it recovers.
 
-let server: SimServer;
+let server: DemoServer;
 let access: KubeAccess;
 let dir: string;
 let requests: { at: number; url: string }[];
@@ -25,7 +25,7 @@ const CR = { path: "/apis/operator.openshift.io/v1/kubeapiservers", name: "clust
 
 beforeEach(async () => {
   // No bookmarkIntervalMs: the simulator's default, a minute, as a real API server sends them.
-  server = new SimServer({ cluster: new SimCluster({ nodes: 3, intervalMs: 60_000 }) });
+  server = new DemoServer({ cluster: new DemoCluster({ nodes: 3, intervalMs: 60_000 }) });
   const endpoints = await server.start();
   requests = [];
   (server as unknown as { server: Server }).server.on("request", (req: IncomingMessage) => requests.push({ at: Date.now(), url: req.url ?? "" }));

@@ -2,17 +2,17 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { kubeconfigFor } from "@/lib/demo/cluster/kubeconfig";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
-import { SimServer } from "@/lib/demo/cluster/server";
+import { DemoServer } from "@/lib/demo/cluster/server";
 import { connect, type KubeAccess } from "./client";
 import { ResourceWatch, type WatchTuning } from "./watch";
 
 // The monitor's watches with the real client against the simulated API server on loopback:
 // what the page shows after a change, an API-server restart, an outage and a silent watch.
 
-let server: SimServer;
+let server: DemoServer;
 let access: KubeAccess;
 let dir: string;
 const watches: ResourceWatch[] = [];
@@ -20,7 +20,7 @@ const FAST: WatchTuning = { stallMs: 1_500, backoffInitialMs: 100, backoffMaxMs:
 const CR = { path: "/apis/operator.openshift.io/v1/kubeapiservers", name: "cluster" };
 
 beforeAll(async () => {
-  server = new SimServer({ cluster: new SimCluster({ nodes: 3, intervalMs: 60_000 }), bookmarkIntervalMs: 200 });
+  server = new DemoServer({ cluster: new DemoCluster({ nodes: 3, intervalMs: 60_000 }), bookmarkIntervalMs: 200 });
   const endpoints = await server.start();
   dir = mkdtempSync(path.join(tmpdir(), "faultline-watch-"));
   const file = path.join(dir, "demo.kubeconfig");

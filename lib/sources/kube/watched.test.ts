@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SimCluster } from "@/lib/demo/cluster/cluster";
+import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { kubeconfigFor } from "@/lib/demo/cluster/kubeconfig";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
-import { SimServer } from "@/lib/demo/cluster/server";
+import { DemoServer } from "@/lib/demo/cluster/server";
 import type { Sources } from "@/lib/sources/observation";
 import { connect, type KubeAccess } from "./client";
 import { startWatches, stopWatches, type Watches } from "./watched";
@@ -13,13 +13,13 @@ import { startWatches, stopWatches, type Watches } from "./watched";
 // The watched sources push what changed, as SourceStates carrying the objects: nothing is pulled back out
 // of the watches later. Real client, the demo cluster's API server on loopback.
 
-let server: SimServer;
+let server: DemoServer;
 let access: KubeAccess;
 let dir: string;
 const FAST = { stallMs: 1_500, backoffInitialMs: 100, backoffMaxMs: 400 };
 
 beforeAll(async () => {
-  server = new SimServer({ cluster: new SimCluster({ nodes: 3, intervalMs: 60_000 }), bookmarkIntervalMs: 200 });
+  server = new DemoServer({ cluster: new DemoCluster({ nodes: 3, intervalMs: 60_000 }), bookmarkIntervalMs: 200 });
   const endpoints = await server.start();
   dir = mkdtempSync(path.join(tmpdir(), "faultline-watched-"));
   const file = path.join(dir, "demo.kubeconfig");
