@@ -5,7 +5,7 @@ import Link from "next/link";
 import type { SignalLinks } from "@/lib/catalog/signal-links";
 import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import { useLive } from "@/components/live/use-live";
-import { clusterHealthQuery } from "@/components/queries/health";
+import { clusterHealthQuery, HealthNotReadYet } from "@/components/queries/health";
 import { Badge } from "@/components/ui/badge";
 import { ago } from "@/components/ui/time";
 import { ComponentCards } from "./component-cards";
@@ -45,7 +45,12 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
       <ComponentCards signals={h.signals} />
       <RefusedUnits health={h} />
       {query.isError ? (
-        <p className="callout">Faultline itself could not be reached just now; showing what it last said ({ago(h.checkedAt, new Date().toISOString())}).</p>
+        <p className="callout">
+          {query.error instanceof HealthNotReadYet
+            ? "Faultline restarted and has not read this cluster again yet"
+            : "Faultline itself could not be reached just now"}
+          ; showing what it last said ({ago(h.checkedAt, new Date().toISOString())}).
+        </p>
       ) : null}
       {down.length > 0 ? (
         <div className="callout" data-testid="sources-down">
