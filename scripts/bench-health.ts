@@ -1,36 +1,85 @@
 // npm run bench:health -- [500,1000,5000]: how long composing one cluster's health takes as the cluster
 // grows (the KMS matrices, rollup and every signal from the simulator's objects). Per-row work must stay
-// linear: the ratio between sizes says so, whatever the machine is doing.
+// linear: the ratio between sizes says so, whatever the machine is doing. Then what one plugin failing
+// costs the pages: the push (lib/live/health-push.ts) against the whole health they fetched before.
 import { performance } from "node:perf_hooks";
 import { composeClusterHealth } from "@/lib/signals/cluster-health";
 import type { Sources } from "@/lib/sources/observation";
 import { DemoCluster } from "@/lib/demo/cluster/cluster";
+import { applyHealthPush, diffHealth } from "@/lib/live/health-push";
 
 const sizes = (process.argv[2] ?? "500,1000,5000").split(",").map(Number);
 const up = (name: string, value: unknown) => ({ name, up: true, lastSuccess: new Date().toISOString(), value });
 
-const results: { nodes: number; ms: number; signals: number }[] = [];
-for (const n of sizes) {
-  const cluster = new DemoCluster({ nodes: n, intervalMs: 30_000 });
-  const get = (plural: string) => cluster.object("operator.openshift.io", plural, "cluster");
-  const sources = {
-    kubeapiserver: up("kubeapiserver", get("kubeapiservers")),
-    openshiftapiserver: up("openshiftapiserver", get("openshiftapiservers")),
-    authentication: up("authentication", get("authentications")),
-    nodes: up("nodes", cluster.objects("", "nodes")),
-  } as Sources;
-  const run = () => composeClusterHealth({ name: "bench", simulated: true, intervalSeconds: 30, sources, now: new Date() });
-  run(); // warm up
-  const times: number[] = [];
-  let signals = 0;
-  for (let i = 0; i < 5; i++) {
-    const t0 = performance.now();
-    signals = run().signals.length;
-    times.push(performance.now() - t0);
+async function main() {
+  const results: { nodes: number; ms: number; signals: number; wholeBytes: number; pushBytes: number; roundBytes: number; diffMs: number; applyMs: number }[] =
+    [];
+  for (const n of sizes) {
+    const cluster = new DemoCluster({ nodes: n, intervalMs: 30_000 });
+    const get = (plural: string) => cluster.object("operator.openshift.io", plural, "cluster");
+    const sources = {
+      kubeapiserver: up("kubeapiserver", get("kubeapiservers")),
+      openshiftapiserver: up("openshiftapiserver", get("openshiftapiservers")),
+      authentication: up("authentication", get("authentications")),
+      nodes: up("nodes", cluster.objects("", "nodes")),
+    } as Sources;
+    const now = new Date();
+    const input = { name: "bench", simulated: true, intervalSeconds: 30, sources, now };
+    const run = () => composeClusterHealth(input);
+    run(); // warm up
+    const times: number[] = [];
+    let signals = 0;
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      signals = run().signals.length;
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    // One plugin fails between two composes at the same instant: its reporter condition in the CR says unhealthy, nothing
+    // else changes. The push carries that change. A reporter round (every node writes a new lastChecked) is
+    // measured too: that push carries every cell, because every cell changed.
+    const before = run();
+    const failed = structuredClone(get("kubeapiservers")) as { status: { conditions: { type: string; message: string }[] } };
+    const condition = failed.status.conditions.find((c) => c.type === "KMSHealthReporter_master-0")!;
+    const reports = JSON.parse(condition.message) as { status: string; detail?: string }[];
+    condition.message = JSON.stringify(reports.map((r) => ({ ...r, status: "unhealthy", detail: "rpc error: code = Unavailable desc = connection refused" })));
+    const after = composeClusterHealth({ ...input, sources: { ...sources, kubeapiserver: up("kubeapiserver", failed) } as Sources });
+    const t1 = performance.now();
+    const push = diffHealth(before, after, 2, 1);
+    const diffMs = performance.now() - t1;
+    const t2 = performance.now();
+    const applied = applyHealthPush({ ...before, version: 1 }, push);
+    const applyMs = performance.now() - t2;
+    if (JSON.stringify(applied) !== JSON.stringify({ ...after, version: 2 })) throw new Error(`${n} nodes: the applied push does not give the new health`);
+    cluster.report();
+    const round = composeClusterHealth({
+      ...input,
+      now: new Date(now.getTime() + 30_000),
+      sources: { ...sources, kubeapiserver: up("kubeapiserver", get("kubeapiservers")) } as Sources,
+    });
+    const roundBytes = JSON.stringify(diffHealth(before, round, 2, 1)).length;
+    results.push({
+      nodes: n,
+      ms: Math.round(times[2]),
+      signals,
+      wholeBytes: JSON.stringify(after).length,
+      pushBytes: JSON.stringify(push).length,
+      roundBytes,
+      diffMs: Math.round(diffMs),
+      applyMs: Math.round(applyMs),
+    });
   }
-  times.sort((a, b) => a - b);
-  results.push({ nodes: n, ms: Math.round(times[2]), signals });
+  for (const r of results) {
+    console.log(
+      `${String(r.nodes).padStart(6)} nodes: compose ${r.ms} ms (median of 5), ${r.signals} signals; one plugin fails: push ${r.pushBytes} bytes ` +
+        `vs whole health ${r.wholeBytes} bytes (1/${Math.round(r.wholeBytes / r.pushBytes)}), diff ${r.diffMs} ms, apply ${r.applyMs} ms; a reporter round: push ${r.roundBytes} bytes`,
+    );
+  }
+  const [first, last] = [results[0], results[results.length - 1]];
+  console.log(`time ratio ${(last.ms / Math.max(1, first.ms)).toFixed(1)} for ${(last.nodes / first.nodes).toFixed(1)} times the nodes`);
 }
-for (const r of results) console.log(`${String(r.nodes).padStart(6)} nodes: compose ${r.ms} ms (median of 5), ${r.signals} signals`);
-const [first, last] = [results[0], results[results.length - 1]];
-console.log(`time ratio ${(last.ms / Math.max(1, first.ms)).toFixed(1)} for ${(last.nodes / first.nodes).toFixed(1)} times the nodes`);
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
