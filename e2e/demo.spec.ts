@@ -12,6 +12,15 @@ test("every page says the cluster is simulated", async ({ page }) => {
   }
 });
 
+test("the page's old address, /game-day, leads to the demo cluster page", async ({ page, request }) => {
+  const moved = await request.get("/game-day", { maxRedirects: 0 });
+  expect(moved.status()).toBe(308);
+  expect(moved.headers().location).toBe("/demo");
+  await page.goto("/game-day");
+  await expect(page).toHaveURL(/\/demo$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Demo cluster" })).toBeVisible();
+});
+
 test("a demo-cluster rehearsal: seal OpenBao, see every plugin turn unhealthy, clear it", async ({ page }) => {
   await page.goto("/demo");
   const now = page.getByTestId("cluster-now");
