@@ -54,6 +54,27 @@ const selector = (o: JsonObject) =>
 const nodeAddress = (o: JsonObject, type: string) => none(list(status(o).addresses).find((a) => a.type === type)?.address);
 const nodeInfo = (o: JsonObject, key: string) => none((status(o).nodeInfo as JsonObject | undefined)?.[key]);
 
+// The -o wide columns that Deployments and DaemonSets share, as kubectl prints them.
+const WORKLOAD_WIDE = [
+  text(
+    "Containers",
+    (o) =>
+      containers(o)
+        .map((c) => c.name)
+        .join(","),
+    1,
+  ),
+  text(
+    "Images",
+    (o) =>
+      containers(o)
+        .map((c) => c.image)
+        .join(","),
+    1,
+  ),
+  text("Selector", selector, 1),
+];
+
 const COLUMNS: Record<string, Column[]> = {
   Node: [
     NAME,
@@ -110,23 +131,7 @@ const COLUMNS: Record<string, Column[]> = {
     text("Up-to-date", (o) => (status(o).updatedReplicas as number) ?? 0, 0, "integer"),
     text("Available", (o) => (status(o).availableReplicas as number) ?? 0, 0, "integer"),
     AGE,
-    text(
-      "Containers",
-      (o) =>
-        containers(o)
-          .map((c) => c.name)
-          .join(","),
-      1,
-    ),
-    text(
-      "Images",
-      (o) =>
-        containers(o)
-          .map((c) => c.image)
-          .join(","),
-      1,
-    ),
-    text("Selector", selector, 1),
+    ...WORKLOAD_WIDE,
   ],
   DaemonSet: [
     NAME,
@@ -141,23 +146,7 @@ const COLUMNS: Record<string, Column[]> = {
           .join(",") || "<none>",
     ),
     AGE,
-    text(
-      "Containers",
-      (o) =>
-        containers(o)
-          .map((c) => c.name)
-          .join(","),
-      1,
-    ),
-    text(
-      "Images",
-      (o) =>
-        containers(o)
-          .map((c) => c.image)
-          .join(","),
-      1,
-    ),
-    text("Selector", selector, 1),
+    ...WORKLOAD_WIDE,
   ],
   MutatingWebhookConfiguration: [NAME, text("Webhooks", (o) => list(o.webhooks).length, 0, "integer"), AGE],
   // The ClusterOperator CRD's additionalPrinterColumns.
