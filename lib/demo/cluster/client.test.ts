@@ -5,6 +5,7 @@ import { kubeconfigFor } from "./kubeconfig";
 import { setScenario } from "./scenarios";
 import { DemoServer } from "./server";
 import { rawRequest } from "@/test/demo-request";
+import { waitFor } from "@/test/wait";
 
 // The unmodified client, through an ordinary kubeconfig, against the simulator on loopback.
 
@@ -20,13 +21,7 @@ beforeEach(async () => {
 });
 afterEach(() => server.stop());
 
-const until = async (check: () => boolean, what: string, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+const until = waitFor(5000);
 
 describe("the real client against the simulator", () => {
   it("gets, lists and is refused writes with the read-only credentials", async () => {

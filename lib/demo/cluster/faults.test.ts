@@ -3,6 +3,7 @@ import { DemoCluster } from "./cluster";
 import { listScenarios } from "./scenarios";
 import { DemoServer, type DemoEndpoints } from "./server";
 import { openStream, rawRequest } from "@/test/demo-request";
+import { waitFor } from "@/test/wait";
 
 // The API faults as a client meets them on the wire: real sockets on loopback, raw responses.
 
@@ -18,13 +19,7 @@ beforeEach(async () => {
 afterEach(() => server.stop());
 
 const get = (path: string, timeoutMs = 3000) => rawRequest(ep, path, { token: ep.readToken, timeoutMs });
-const until = async (check: () => boolean, what: string, ms = 4000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+const until = waitFor(4000);
 
 describe("API faults", () => {
   it("throttle: every API request, watches and health included, gets APF's 429 with Retry-After; OpenBao is not the API server", async () => {

@@ -9,6 +9,7 @@ import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { DemoServer } from "@/lib/demo/cluster/server";
 import { connect, type KubeAccess } from "./client";
 import { ResourceWatch, type WatchTuning } from "./watch";
+import { reporterMessage, waitFor } from "@/test/wait";
 
 // The watches against the simulated API server's faults (lib/demo/cluster/faults.ts) over loopback, with the
 // server's real bookmark cadence (one a minute): what a user sees while the API server throttles,
@@ -52,17 +53,8 @@ function watch(spec: { path: string; name?: string }, tuning: Partial<WatchTunin
   return w;
 }
 
-const until = async (check: () => boolean, what: string, ms = 6000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+const until = waitFor(6000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const messageOf = (cr: unknown, node: string) =>
-  ((cr as { status?: { conditions?: { type: string; message: string }[] } })?.status?.conditions ?? []).find((c) => c.type === `KMSHealthReporter_${node}`)
-    ?.message ?? "";
 const toPath = (p: string) => requests.filter((r) => r.url.startsWith(p));
 
 describe("ResourceWatch under API faults", () => {
@@ -98,7 +90,7 @@ describe("ResourceWatch under API faults", () => {
     expect(w.state).toMatchObject({ up: true, throttled: { status: 429, retryAfterSeconds: 2 } });
     expect(w.state.downSince).toBeUndefined();
     expect(w.state.lastError).toMatch(/429 Too many requests/);
-    expect(messageOf(w.object(), "master-0")).toContain('"status":"healthy"'); // the last-known objects stay
+    expect(reporterMessage(w.object(), "master-0")).toContain('"status":"healthy"'); // the last-known objects stay
     await sleep(4500);
     expect(w.state.up).toBe(true);
     // The APF stand-in answered each try at once; the watch waited out Retry-After between them.
@@ -110,7 +102,7 @@ describe("ResourceWatch under API faults", () => {
     for (let i = 1; i < tries.length; i++) expect(tries[i] - tries[i - 1]).toBeGreaterThanOrEqual(2000);
     setScenario(server.cluster, "kms-plugin-unavailable", true, { node: "master-0" });
     server.faults.clear();
-    await until(() => messageOf(w.object(), "master-0").includes('"status":"error"'), "the change made while throttled", 5000);
+    await until(() => reporterMessage(w.object(), "master-0").includes('"status":"error"'), "the change made while throttled", 5000);
     expect(w.state.throttled).toBeUndefined();
   });
 
@@ -135,7 +127,7 @@ describe("ResourceWatch under API faults", () => {
     expect(w.state.stalls).toBeGreaterThanOrEqual(1);
     setScenario(server.cluster, "kms-plugin-unavailable", true, { node: "master-1" });
     server.faults.clear();
-    await until(() => w.state.up && messageOf(w.object(), "master-1").includes('"status":"error"'), "the watch back with the change", 8000);
+    await until(() => w.state.up && reporterMessage(w.object(), "master-1").includes('"status":"error"'), "the watch back with the change", 8000);
   });
 
   it("slow answers: a reconnect that takes seconds is not an outage, and the change is shown once it arrives", async () => {
@@ -145,7 +137,7 @@ describe("ResourceWatch under API faults", () => {
     server.faults.resetWatches();
     await sleep(500);
     setScenario(server.cluster, "kms-plugin-unavailable", true, { node: "master-2" });
-    await until(() => messageOf(w.object(), "master-2").includes('"status":"error"'), "the change through the slow reconnect", 5000);
+    await until(() => reporterMessage(w.object(), "master-2").includes('"status":"error"'), "the change through the slow reconnect", 5000);
     expect(w.state.up).toBe(true);
     expect(w.state.downSince).toBeUndefined();
   });
@@ -158,7 +150,7 @@ describe("ResourceWatch under API faults", () => {
       await sleep(1200);
     }
     setScenario(server.cluster, "kms-plugin-unavailable", true, { node: "master-0" });
-    await until(() => messageOf(w.object(), "master-0").includes('"status":"error"'), "the change after the resets");
+    await until(() => reporterMessage(w.object(), "master-0").includes('"status":"error"'), "the change after the resets");
     expect(w.state).toMatchObject({ up: true, lists: 1 });
   });
 
@@ -168,7 +160,7 @@ describe("ResourceWatch under API faults", () => {
     server.faults.set({ kind: "expire-on-resume" });
     server.faults.resetWatches();
     setScenario(server.cluster, "kms-plugin-unavailable", true, { node: "master-1" });
-    await until(() => messageOf(w.object(), "master-1").includes('"status":"error"'), "the change via a relist");
+    await until(() => reporterMessage(w.object(), "master-1").includes('"status":"error"'), "the change via a relist");
     const from = Date.now();
     await sleep(2000);
     // A relist loop would LIST hundreds of times in 2 s; the backoff (0.1 s doubling to 0.4 s here) allows a handful.
@@ -176,7 +168,7 @@ describe("ResourceWatch under API faults", () => {
     expect(w.state.up).toBe(true);
     server.faults.clear();
     setScenario(server.cluster, "kms-plugin-unavailable", false);
-    await until(() => messageOf(w.object(), "master-1").includes('"status":"healthy"'), "the change after the fault, by watch");
+    await until(() => reporterMessage(w.object(), "master-1").includes('"status":"healthy"'), "the change after the fault, by watch");
   });
 
   it("restart with a new resourceVersion history: relists after 410 and shows the change made while it was down", async () => {
@@ -187,7 +179,7 @@ describe("ResourceWatch under API faults", () => {
     server.cluster.store.newHistory();
     await server.start();
     await until(() => w.state.expired >= 1 && w.state.lists >= 2, "the 410 and a fresh list");
-    await until(() => messageOf(w.object(), "master-2").includes('"status":"error"'), "the change made during the restart");
+    await until(() => reporterMessage(w.object(), "master-2").includes('"status":"error"'), "the change made during the restart");
     expect(Number(w.state.resourceVersion)).toBeGreaterThan(100_000);
     expect(w.state.up).toBe(true);
   });

@@ -8,6 +8,7 @@ import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { DemoServer } from "@/lib/demo/cluster/server";
 import { connect, type KubeAccess } from "./client";
 import { ResourceWatch, type WatchTuning } from "./watch";
+import { reporterMessage, waitFor } from "@/test/wait";
 
 // The monitor's watches with the real client against the simulated API server on loopback:
 // what the page shows after a change, an API-server restart, an outage and a silent watch.
@@ -54,28 +55,18 @@ function watch(spec: { path: string; name?: string }, tuning = FAST) {
   return { w, changes: () => changes };
 }
 
-const until = async (check: () => boolean, what: string, ms = 6000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
-
-const messageOf = (cr: unknown, node: string) =>
-  ((cr as { status?: { conditions?: { type: string; message: string }[] } })?.status?.conditions ?? []).find((c) => c.type === `KMSHealthReporter_${node}`)
-    ?.message ?? "";
+const until = waitFor(6000);
 
 describe("ResourceWatch", () => {
   it("lists, then follows changes as they happen, and bookmarks keep it current without changes", async () => {
     const { w, changes } = watch(CR);
     await until(() => w.state.synced, "the first list");
     expect(w.state).toMatchObject({ up: true, lists: 1 });
-    expect(messageOf(w.object(), "master-1")).toContain('"status":"healthy"');
+    expect(reporterMessage(w.object(), "master-1")).toContain('"status":"healthy"');
     const rv = Number(w.state.resourceVersion);
     const seen = changes();
     setScenario(server.cluster, "kms-plugin-unavailable", true, { node: "master-1" });
-    await until(() => messageOf(w.object(), "master-1").includes('"status":"error"'), "the unhealthy report");
+    await until(() => reporterMessage(w.object(), "master-1").includes('"status":"error"'), "the unhealthy report");
     expect(changes()).toBeGreaterThan(seen);
     expect(w.state.lists).toBe(1); // the change came by watch, not by listing again
     const afterChange = Number(w.state.resourceVersion);
@@ -118,22 +109,22 @@ describe("ResourceWatch", () => {
     server.cluster.store.compactAll();
     await server.start();
     await until(() => w.state.expired >= 1 && w.state.lists >= 2, "the 410 and a fresh list");
-    await until(() => messageOf(w.object(), "master-0").includes('"status":"error"'), "the change made while it was away");
+    await until(() => reporterMessage(w.object(), "master-0").includes('"status":"error"'), "the change made while it was away");
     setScenario(server.cluster, "kms-plugin-unavailable", false);
-    await until(() => messageOf(w.object(), "master-0").includes('"status":"healthy"'), "a change after the relist, by watch");
+    await until(() => reporterMessage(w.object(), "master-0").includes('"status":"healthy"'), "a change after the relist, by watch");
     expect(w.state.up).toBe(true);
   });
 
   it("goes down with 'down since' while the API is unreachable, keeps the last objects, and recovers by itself", async () => {
     const { w } = watch(CR);
     await until(() => w.state.synced, "the first list");
-    const before = messageOf(w.object(), "master-0");
+    const before = reporterMessage(w.object(), "master-0");
     const stoppedAt = Date.now();
     await server.stop();
     await until(() => !w.state.up, "the source to go down");
     expect(Date.parse(w.state.downSince!)).toBeGreaterThanOrEqual(stoppedAt - 1000);
     expect(w.state.lastError).toMatch(/ECONNREFUSED|refused|fetch failed|closed/i);
-    expect(messageOf(w.object(), "master-0")).toBe(before);
+    expect(reporterMessage(w.object(), "master-0")).toBe(before);
     await server.start();
     await until(() => w.state.up, "the source to come back", 8000);
     expect(w.state.downSince).toBeUndefined();
@@ -147,7 +138,7 @@ describe("ResourceWatch", () => {
     await until(() => w.state.stalls >= 1, "the watchdog", 5000);
     expect(w.state.lastError).toMatch(/went silent/);
     // The restart lists afresh, so the change the silent watch never delivered is seen.
-    await until(() => messageOf(w.object(), "master-2").includes('"status":"error"'), "the missed change");
+    await until(() => reporterMessage(w.object(), "master-2").includes('"status":"error"'), "the missed change");
     server.watchesStalled = false;
     await until(() => w.state.up, "the watch to be healthy again");
   });

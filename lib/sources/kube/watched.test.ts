@@ -9,6 +9,7 @@ import { DemoServer } from "@/lib/demo/cluster/server";
 import type { Sources } from "@/lib/sources/observation";
 import { connect, type KubeAccess } from "./client";
 import { startWatches, stopWatches, type Watches } from "./watched";
+import { reporterMessage, waitFor } from "@/test/wait";
 
 // The watched sources push what changed, as SourceStates carrying the objects: nothing is pulled back out
 // of the watches later. Real client, the demo cluster's API server on loopback.
@@ -31,17 +32,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const until = async (check: () => boolean, what: string, ms = 6000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
-
-const messageOf = (cr: unknown, node: string) =>
-  ((cr as { status?: { conditions?: { type: string; message: string }[] } })?.status?.conditions ?? []).find((c) => c.type === `KMSHealthReporter_${node}`)
-    ?.message ?? "";
+const until = waitFor(6000);
 
 describe("startWatches", () => {
   it("pushes each watched source's state with its objects, and a change as it happens", async () => {
@@ -64,11 +55,11 @@ describe("startWatches", () => {
       expect(pushes.every((p) => p.names.length === 1)).toBe(true);
       expect(sources.nodes?.value).toHaveLength(3);
       expect(sources.kubeapiserver).toMatchObject({ name: "kubeapiserver", up: true, watch: { lists: 1 } });
-      expect(messageOf(sources.kubeapiserver?.value, "master-1")).toContain('"status":"healthy"');
+      expect(reporterMessage(sources.kubeapiserver?.value, "master-1")).toContain('"status":"healthy"');
 
       const before = pushes.length;
       setScenario(server.cluster, "kms-plugin-unavailable", true, { node: "master-1" });
-      await until(() => messageOf(sources.kubeapiserver?.value, "master-1").includes('"status":"error"'), "the unhealthy report pushed");
+      await until(() => reporterMessage(sources.kubeapiserver?.value, "master-1").includes('"status":"error"'), "the unhealthy report pushed");
       expect(pushes.slice(before).some((p) => p.changed && p.names[0] === "kubeapiserver")).toBe(true);
       setScenario(server.cluster, "kms-plugin-unavailable", false);
     } finally {
