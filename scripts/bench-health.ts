@@ -4,25 +4,18 @@
 // costs the pages: the push (lib/live/health-push.ts) against the whole health they fetched before.
 import { performance } from "node:perf_hooks";
 import { composeClusterHealth } from "@/lib/signals/cluster-health";
-import type { Sources } from "@/lib/sources/observation";
 import { DemoCluster } from "@/lib/demo/cluster/cluster";
+import { demoSources, withReport } from "@/test/demo-sources";
 import { applyHealthPush, diffHealth } from "@/lib/live/health-push";
 
 const sizes = (process.argv[2] ?? "500,1000,5000").split(",").map(Number);
-const up = (name: string, value: unknown) => ({ name, up: true, lastSuccess: new Date().toISOString(), value });
 
 async function main() {
   const results: { nodes: number; ms: number; signals: number; wholeBytes: number; pushBytes: number; roundBytes: number; diffMs: number; applyMs: number }[] =
     [];
   for (const n of sizes) {
     const cluster = new DemoCluster({ nodes: n, intervalMs: 30_000 });
-    const get = (plural: string) => cluster.object("operator.openshift.io", plural, "cluster");
-    const sources = {
-      kubeapiserver: up("kubeapiserver", get("kubeapiservers")),
-      openshiftapiserver: up("openshiftapiserver", get("openshiftapiservers")),
-      authentication: up("authentication", get("authentications")),
-      nodes: up("nodes", cluster.objects("", "nodes")),
-    } as Sources;
+    const sources = demoSources(cluster);
     const now = new Date();
     const input = { name: "bench", simulated: true, intervalSeconds: 30, sources, now };
     const run = () => composeClusterHealth(input);
@@ -39,11 +32,11 @@ async function main() {
     // else changes. The push carries that change. A reporter round (every node writes a new lastChecked) is
     // measured too: that push carries every cell, because every cell changed.
     const before = run();
-    const failed = structuredClone(get("kubeapiservers")) as { status: { conditions: { type: string; message: string }[] } };
-    const condition = failed.status.conditions.find((c) => c.type === "KMSHealthReporter_master-0")!;
-    const reports = JSON.parse(condition.message) as { status: string; detail?: string }[];
-    condition.message = JSON.stringify(reports.map((r) => ({ ...r, status: "unhealthy", detail: "rpc error: code = Unavailable desc = connection refused" })));
-    const after = composeClusterHealth({ ...input, sources: { ...sources, kubeapiserver: up("kubeapiserver", failed) } as Sources });
+    const failed = withReport(cluster.object("operator.openshift.io", "kubeapiservers", "cluster"), "master-0", {
+      status: "unhealthy",
+      detail: "rpc error: code = Unavailable desc = connection refused",
+    });
+    const after = composeClusterHealth({ ...input, sources: demoSources(cluster, { kubeapiserver: failed }) });
     const t1 = performance.now();
     const push = diffHealth(before, after, 2, 1);
     const diffMs = performance.now() - t1;
@@ -55,7 +48,7 @@ async function main() {
     const round = composeClusterHealth({
       ...input,
       now: new Date(now.getTime() + 30_000),
-      sources: { ...sources, kubeapiserver: up("kubeapiserver", get("kubeapiservers")) } as Sources,
+      sources: demoSources(cluster),
     });
     const roundBytes = JSON.stringify(diffHealth(before, round, 2, 1)).length;
     results.push({

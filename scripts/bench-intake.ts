@@ -4,22 +4,16 @@ import { performance } from "node:perf_hooks";
 import type { Sources } from "@/lib/sources/observation";
 import { intake, newIntakeMemo } from "@/lib/sources/intake";
 import { DemoCluster } from "@/lib/demo/cluster/cluster";
+import { demoSources, upSource } from "@/test/demo-sources";
 
 const sizes = (process.argv[2] ?? "500,1000,5000").split(",").map(Number);
-const up = (name: string, value: unknown) => ({ name, up: true, lastSuccess: new Date().toISOString(), value });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 for (const n of sizes) {
   const cluster = new DemoCluster({ nodes: n, intervalMs: 30_000 });
   const get = (plural: string) => cluster.object("operator.openshift.io", plural, "cluster");
   const nodes = cluster.objects("", "nodes");
-  const sources = (nodeList: unknown[]) =>
-    ({
-      kubeapiserver: up("kubeapiserver", get("kubeapiservers")),
-      openshiftapiserver: up("openshiftapiserver", get("openshiftapiservers")),
-      authentication: up("authentication", get("authentications")),
-      nodes: up("nodes", nodeList),
-    }) as Sources;
+  const sources = (nodeList: unknown[]) => demoSources(cluster, { nodes: nodeList });
   const bytes = JSON.stringify(sources(nodes)).length;
   const cold: number[] = [];
   const unchanged: number[] = [];
@@ -37,12 +31,12 @@ for (const n of sizes) {
     const changed = [...nodes];
     changed[0] = structuredClone(nodes[0]);
     t = performance.now();
-    intake({ ...s, nodes: up("nodes", changed) } as Sources, memo, () => undefined);
+    intake({ ...s, nodes: upSource("nodes", changed) } as Sources, memo, () => undefined);
     oneNode.push(performance.now() - t);
     // A reporter's write makes a new KubeAPIServer object (one condition per node in it).
     const cr = structuredClone(get("kubeapiservers"));
     t = performance.now();
-    intake({ ...s, kubeapiserver: up("kubeapiserver", cr) } as Sources, memo, () => undefined);
+    intake({ ...s, kubeapiserver: upSource("kubeapiserver", cr) } as Sources, memo, () => undefined);
     crChanged.push(performance.now() - t);
   }
   console.log(

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { DemoCluster } from "@/lib/demo/cluster/cluster";
+import { demoSources, withReport } from "@/test/demo-sources";
 import { composeClusterHealth, type ClusterHealth } from "@/lib/signals/cluster-health";
 import type { KmsCell, KmsMatrix } from "@/lib/model/kms-matrix";
 import type { Signal, SignalId, SignalStatus } from "@/lib/signals/signal-model";
-import type { Sources } from "@/lib/sources/observation";
 import { applyHealthPush, cellKey, diffHealth, type HealthPush, type VersionedHealth } from "./health-push";
 
 // Pushes carry what changed: applying them to what a page holds gives exactly the server's health, and one
@@ -13,27 +13,21 @@ import { applyHealthPush, cellKey, diffHealth, type HealthPush, type VersionedHe
 const wire = (push: HealthPush): HealthPush => JSON.parse(JSON.stringify(push));
 const plain = (health: ClusterHealth) => JSON.parse(JSON.stringify(health));
 
-type Condition = { type: string; message: string };
-
-/** The demo cluster's 5,000 nodes as the monitor reads them; `edit` changes the kubeapiserver CR it reads. */
+/** The demo cluster's 5,000 nodes as the monitor reads them; `report` changes the kubeapiserver CR it reads. */
 function bigCluster() {
   const cluster = new DemoCluster({ nodes: 5_000, intervalMs: 30_000 });
-  const up = (name: string, value: unknown) => ({ name, up: true, lastSuccess: "2026-11-23T00:00:00Z", value });
-  const get = (plural: string) => cluster.object("operator.openshift.io", plural, "cluster");
-  let kubeapiservers = get("kubeapiservers") as { status: { conditions: Condition[] } };
-  const sources = () =>
-    ({
-      kubeapiserver: up("kubeapiserver", kubeapiservers),
-      openshiftapiserver: up("openshiftapiserver", get("openshiftapiservers")),
-      authentication: up("authentication", get("authentications")),
-      nodes: up("nodes", cluster.objects("", "nodes")),
-    }) as Sources;
-  const compose = (now: Date) => composeClusterHealth({ name: "big", simulated: true, intervalSeconds: 30, sources: sources(), now });
+  let kubeapiserver = cluster.object("operator.openshift.io", "kubeapiservers", "cluster");
+  const compose = (now: Date) =>
+    composeClusterHealth({
+      name: "big",
+      simulated: true,
+      intervalSeconds: 30,
+      sources: demoSources(cluster, { kubeapiserver, lastSuccess: "2026-11-23T00:00:00Z" }),
+      now,
+    });
   /** One node's plugin reports anew (as its reporter does between the others'). */
   const report = (node: string, change: Record<string, string>) => {
-    kubeapiservers = structuredClone(kubeapiservers);
-    const condition = kubeapiservers.status.conditions.find((c) => c.type === `KMSHealthReporter_${node}`)!;
-    condition.message = JSON.stringify((JSON.parse(condition.message) as Record<string, string>[]).map((r) => ({ ...r, ...change })));
+    kubeapiserver = withReport(kubeapiserver, node, change);
   };
   return { compose, report };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { composeClusterHealth } from "@/lib/signals/cluster-health";
 import { DemoCluster } from "@/lib/demo/cluster/cluster";
+import { demoSources } from "@/test/demo-sources";
 import type { Sources } from "./observation";
 import { intake, newIntakeMemo } from "./intake";
 
@@ -58,14 +59,7 @@ describe("the monitor's intake", () => {
 
   it("changes nothing the health model sees in a clean cluster of 5,000 nodes", () => {
     const cluster = new DemoCluster({ nodes: 5_000, intervalMs: 30_000 });
-    const up = (name: string, value: unknown) => ({ name, up: true, lastSuccess: "2026-11-23T00:00:00Z", value });
-    const get = (plural: string) => cluster.object("operator.openshift.io", plural, "cluster");
-    const sources = {
-      kubeapiserver: up("kubeapiserver", get("kubeapiservers")),
-      openshiftapiserver: up("openshiftapiserver", get("openshiftapiservers")),
-      authentication: up("authentication", get("authentications")),
-      nodes: up("nodes", cluster.objects("", "nodes")),
-    } as Sources;
+    const sources = demoSources(cluster, { lastSuccess: "2026-11-23T00:00:00Z" });
     const memo = newIntakeMemo();
     const now = new Date();
     const compose = (s: Sources) => composeClusterHealth({ name: "big", simulated: true, intervalSeconds: 30, sources: s, now });
