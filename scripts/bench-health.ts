@@ -44,6 +44,8 @@ async function main() {
     const applied = applyHealthPush({ ...before, version: 1 }, push);
     const applyMs = performance.now() - t2;
     if (JSON.stringify(applied) !== JSON.stringify({ ...after, version: 2 })) throw new Error(`${n} nodes: the applied push does not give the new health`);
+    // Reports carry lastChecked to the second: the round is written in the next second, as a real one would be.
+    await new Promise((r) => setTimeout(r, 1_005 - (Date.now() % 1_000)));
     cluster.report();
     const round = composeClusterHealth({
       ...input,
