@@ -1,14 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, Server } from "node:http";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DemoCluster } from "@/lib/demo/cluster/cluster";
-import { kubeconfigFor } from "@/lib/demo/cluster/kubeconfig";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
-import { DemoServer } from "@/lib/demo/cluster/server";
-import { connect, type KubeAccess } from "./client";
+import type { DemoServer } from "@/lib/demo/cluster/server";
+import type { KubeAccess } from "./client";
 import { ResourceWatch, type WatchTuning } from "./watch";
+import { startDemoApi, type DemoApi } from "@/test/demo-api";
 import { reporterMessage, waitFor } from "@/test/wait";
 
 // The watches against the simulated API server's faults (lib/demo/cluster/faults.ts) over loopback, with the
@@ -17,7 +13,7 @@ import { reporterMessage, waitFor } from "@/test/wait";
 
 let server: DemoServer;
 let access: KubeAccess;
-let dir: string;
+let demo: DemoApi;
 let requests: { at: number; url: string }[];
 const watches: ResourceWatch[] = [];
 const QUICK: WatchTuning = { stallMs: 60_000 * 3, backoffInitialMs: 100, backoffMaxMs: 400, timeoutSeconds: 300, notServedRetryMs: 60_000 };
@@ -26,19 +22,14 @@ const CR = { path: "/apis/operator.openshift.io/v1/kubeapiservers", name: "clust
 
 beforeEach(async () => {
   // No bookmarkIntervalMs: the simulator's default, a minute, as a real API server sends them.
-  server = new DemoServer({ cluster: new DemoCluster({ nodes: 3, intervalMs: 60_000 }) });
-  const endpoints = await server.start();
+  demo = await startDemoApi();
+  ({ server, access } = demo);
   requests = [];
   (server as unknown as { server: Server }).server.on("request", (req: IncomingMessage) => requests.push({ at: Date.now(), url: req.url ?? "" }));
-  dir = mkdtempSync(path.join(tmpdir(), "faultline-watch-faults-"));
-  const file = path.join(dir, "demo.kubeconfig");
-  writeFileSync(file, kubeconfigFor("demo", endpoints));
-  access = connect({ kubeconfig: file, inCluster: false });
 });
 afterEach(async () => {
   for (const w of watches.splice(0)) w.stop();
-  await server.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await demo.stop();
 });
 
 function watch(spec: { path: string; name?: string }, tuning: Partial<WatchTuning> = {}) {

@@ -1,13 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DemoCluster } from "@/lib/demo/cluster/cluster";
-import { kubeconfigFor } from "@/lib/demo/cluster/kubeconfig";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
-import { DemoServer } from "@/lib/demo/cluster/server";
-import { connect, type KubeAccess } from "./client";
+import type { DemoServer } from "@/lib/demo/cluster/server";
+import type { KubeAccess } from "./client";
 import { ResourceWatch, type WatchTuning } from "./watch";
+import { startDemoApi, type DemoApi } from "@/test/demo-api";
 import { reporterMessage, waitFor } from "@/test/wait";
 
 // The monitor's watches with the real client against the simulated API server on loopback:
@@ -15,23 +11,16 @@ import { reporterMessage, waitFor } from "@/test/wait";
 
 let server: DemoServer;
 let access: KubeAccess;
-let dir: string;
+let demo: DemoApi;
 const watches: ResourceWatch[] = [];
 const FAST: WatchTuning = { stallMs: 1_500, backoffInitialMs: 100, backoffMaxMs: 400, timeoutSeconds: 300, notServedRetryMs: 60_000 };
 const CR = { path: "/apis/operator.openshift.io/v1/kubeapiservers", name: "cluster" };
 
 beforeAll(async () => {
-  server = new DemoServer({ cluster: new DemoCluster({ nodes: 3, intervalMs: 60_000 }), bookmarkIntervalMs: 200 });
-  const endpoints = await server.start();
-  dir = mkdtempSync(path.join(tmpdir(), "faultline-watch-"));
-  const file = path.join(dir, "demo.kubeconfig");
-  writeFileSync(file, kubeconfigFor("demo", endpoints));
-  access = connect({ kubeconfig: file, inCluster: false });
+  demo = await startDemoApi({ bookmarkIntervalMs: 200 });
+  ({ server, access } = demo);
 });
-afterAll(async () => {
-  await server.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => demo.stop());
 beforeEach(() => {
   server.watchesStalled = false;
 });

@@ -1,14 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DemoCluster } from "@/lib/demo/cluster/cluster";
-import { kubeconfigFor } from "@/lib/demo/cluster/kubeconfig";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
-import { DemoServer } from "@/lib/demo/cluster/server";
+import type { DemoServer } from "@/lib/demo/cluster/server";
 import type { Sources } from "@/lib/sources/observation";
-import { connect, type KubeAccess } from "./client";
+import type { KubeAccess } from "./client";
 import { startWatches, stopWatches, type Watches } from "./watched";
+import { startDemoApi, type DemoApi } from "@/test/demo-api";
 import { reporterMessage, waitFor } from "@/test/wait";
 
 // The watched sources push what changed, as SourceStates carrying the objects: nothing is pulled back out
@@ -16,21 +12,14 @@ import { reporterMessage, waitFor } from "@/test/wait";
 
 let server: DemoServer;
 let access: KubeAccess;
-let dir: string;
+let demo: DemoApi;
 const FAST = { stallMs: 1_500, backoffInitialMs: 100, backoffMaxMs: 400 };
 
 beforeAll(async () => {
-  server = new DemoServer({ cluster: new DemoCluster({ nodes: 3, intervalMs: 60_000 }), bookmarkIntervalMs: 200 });
-  const endpoints = await server.start();
-  dir = mkdtempSync(path.join(tmpdir(), "faultline-watched-"));
-  const file = path.join(dir, "demo.kubeconfig");
-  writeFileSync(file, kubeconfigFor("demo", endpoints));
-  access = connect({ kubeconfig: file, inCluster: false });
+  demo = await startDemoApi({ bookmarkIntervalMs: 200 });
+  ({ server, access } = demo);
 });
-afterAll(async () => {
-  await server.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => demo.stop());
 
 const until = waitFor(6000);
 
