@@ -50,7 +50,7 @@ async function startRig(stallSeconds: number): Promise<Rig> {
     openbao: { address: endpoints.url, caFile, transitKey: "k8s-kek" },
     beacon: { healthUrl: `${endpoints.url}/beacon/healthz`, caFile },
   });
-  const entry: Monitored = { target: { cluster, openBaoToken: endpoints.openBaoToken }, simulated: true, sources: {}, memo: newMemo(), role: "alone" };
+  const entry: Monitored = { target: { cluster, openBaoToken: endpoints.openBaoToken }, simulated: true, sources: {}, memo: newMemo() };
   let running = true;
   // The monitor's round loop (startMonitor's, without the database): rounds never overlap.
   const rounds = (async () => {

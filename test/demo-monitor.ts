@@ -41,7 +41,6 @@ export async function startDemoMonitor(): Promise<DemoMonitor> {
     simulated: true,
     sources: {},
     memo: newMemo(),
-    role: "alone",
   };
   return {
     server,

@@ -71,7 +71,7 @@ describe("monitor", () => {
       await persistRound(prisma, led, entry.sources, newMemo(), new Date());
       setScenario(server.cluster, "kms-plugin-unavailable", false);
       await pollUntil((h) => h.summary.state === "ok", "the healthy rollup again");
-      const follower: Monitored = { ...entry, sources: {}, memo: newMemo(), role: "follower", health: undefined };
+      const follower: Monitored = { ...entry, sources: {}, memo: newMemo(), health: undefined };
       await followOnce(follower, prisma);
       const statuses = (h: typeof led) => h.matrix?.cells.map((c) => `${c.node}:${c.status}`);
       expect(statuses(follower.health!)).toEqual(statuses(led));

@@ -5,7 +5,7 @@ import type { PrismaClient } from "@/lib/db/generated/client";
 import { composeClusterHealth, type ClusterHealth } from "@/lib/signals/cluster-health";
 import { connect, type KubeAccess } from "@/lib/sources/kube/client";
 import { judgeRound } from "@/lib/incidents/judge";
-import { publishHealth, registerCluster, setMonitorRole, type MonitorRole } from "@/lib/live/registry";
+import { publishHealth, registerCluster, setMonitorRole } from "@/lib/live/registry";
 import { commitRound, loadPersisted, newMemo, type CommittedRound, type PersistMemo } from "@/lib/store/persist";
 import type { Refusal } from "@/lib/text/refusal";
 import type { Sources } from "@/lib/sources/observation";
@@ -31,8 +31,6 @@ export interface Monitored {
   committing?: Promise<CommittedRound | undefined>;
   /** An incident round is being written (rounds never overlap; a skipped one is simply the next). */
   judging?: boolean;
-  /** "leader" reads the cluster; "follower" serves what the leader stored (another process holds the lock). */
-  role: MonitorRole;
   access?: KubeAccess;
   /** The leader's watches on the cluster's objects; none while following. */
   watches?: Watches;
@@ -139,8 +137,9 @@ export function startMonitor(target: CollectTarget, opts: { simulated: boolean; 
   const previous = map.get(target.cluster.name);
   if (previous?.timer) clearInterval(previous.timer);
   if (previous) stopReading(previous);
-  const entry: Monitored = { target, simulated: opts.simulated, sources: {}, memo: newMemo(), role: "alone" };
-  registerCluster(target.cluster.name, entry.role);
+  const entry: Monitored = { target, simulated: opts.simulated, sources: {}, memo: newMemo() };
+  // The registry holds the role ("leader" reads the cluster, "follower" serves what another process stored).
+  registerCluster(target.cluster.name, "alone");
   const url = loadEnv().DATABASE_URL;
   const lock = url
     ? createClusterLock(url, target.cluster.name, (error) =>
@@ -155,8 +154,7 @@ export function startMonitor(target: CollectTarget, opts: { simulated: boolean; 
     try {
       const leading = lock ? await lock.tryAcquire().catch(() => false) : true;
       const db = lock ? database() : undefined;
-      entry.role = !leading && db ? "follower" : lock ? "leader" : "alone";
-      setMonitorRole(target.cluster.name, entry.role);
+      setMonitorRole(target.cluster.name, !leading && db ? "follower" : lock ? "leader" : "alone");
       if (!leading && db) {
         stopReading(entry);
         await followOnce(entry, db);
