@@ -1,5 +1,6 @@
 import { eventStream } from "@/lib/http/sse";
-import { notFound } from "@/lib/http/json";
+import { NotFound } from "@/lib/errors";
+import { errorResponse } from "@/lib/http/route";
 import { onHealth } from "@/lib/live/bus";
 import { listMonitoredNames } from "@/lib/live/registry";
 
@@ -11,7 +12,7 @@ export const dynamic = "force-dynamic";
  */
 export async function GET(request: Request, { params }: { params: Promise<{ name: string }> }) {
   const { name } = await params;
-  if (!listMonitoredNames().includes(name)) return notFound(`no cluster named "${name}"`, { name });
+  if (!listMonitoredNames().includes(name)) return errorResponse(new NotFound(`no cluster named "${name}"`, { extra: { name } }));
   return eventStream(request, (send) =>
     onHealth((push) => {
       if (push.cluster !== name) return;
