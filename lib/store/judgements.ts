@@ -1,6 +1,6 @@
 import type { Prisma } from "@/lib/db/generated/client";
 import { cleanText } from "@/lib/text/outside-text";
-import { compareKeys } from "./persist";
+import { compareKeys, key } from "./persist";
 
 // The incident rules' memory, kept in the one signal-state table beside what the store committed: the state
 // the rules last judged, since when, for how many rounds, and whether that run already made an incident.
@@ -40,7 +40,7 @@ export async function loadJudgements(tx: Prisma.TransactionClient, cluster: stri
  */
 export async function saveJudgements(tx: Prisma.TransactionClient, cluster: string, judgements: Judgement[], now: Date): Promise<void> {
   if (judgements.length === 0) return;
-  const rows = [...judgements].sort((a, b) => compareKeys(`${a.signal}\u0000${a.subject}`, `${b.signal}\u0000${b.subject}`));
+  const rows = [...judgements].sort((a, b) => compareKeys(key(a.signal, a.subject), key(b.signal, b.subject)));
   await tx.$executeRaw`
     INSERT INTO "signal_states" ("cluster", "signal", "subject", "state", "since", "detail", "updated_at", "judged", "judged_since", "streak", "handled")
     SELECT ${cluster}, s.signal, s.subject, s.state, s.since, s.detail, ${now}, s.state, s.since, s.streak, s.handled

@@ -35,7 +35,8 @@ function hashOf(source: SourceState, memo: PersistMemo): string {
   memo.hashed.set(source.name, { value: source.value, up: source.up, downSince: source.downSince, lastError: source.lastError, hash });
   return hash;
 }
-const key = (signal: string, subject: string) => `${signal}\u0000${subject}`;
+/** A signal row's key; rows are written in this key's order (the judgements too), so two writers never deadlock. */
+export const key = (signal: string, subject: string) => `${signal}\u0000${subject}`;
 export const compareKeys = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const EVIDENCE_LIMIT = 16_384;
 const SNAPSHOT_MIN_INTERVAL_MS = 10_000;
