@@ -7,6 +7,8 @@ import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "@/lib/incident-r
 import { fingerprintOf } from "./fingerprint";
 import { closeIncident, joinIncident, loadViews, openIncident, refreshSuspects, reopenIncident, RULES_ACTOR, type MemberInput } from "./membership";
 import { decideRound, incidentHealthySince, type Observation, type RuleState, type Trigger } from "./rules";
+import { getCatalog } from "@/lib/catalog/queries";
+import { rankSuspects } from "./suspects";
 import { appendEvent, inTransaction, RaceLost, type Db, type Tx } from "./tx";
 
 // One monitor round of one cluster through the incident rules, in one transaction: the rules' memory (the rule
@@ -33,6 +35,12 @@ async function loadRuleState(tx: Tx, cluster: string): Promise<RuleState> {
 
 async function saveRuleState(tx: Tx, cluster: string, state: RuleState, changed: string[], now: Date): Promise<void> {
   await saveJudgements(tx, cluster, changed.map((fp) => state.get(fp)!).filter(Boolean), now);
+}
+
+/** One firing signal's own suspects, best first: what the rules group and reopen by (docs/incidents.md, "Grouping"). */
+function rankTrigger(t: { signal: string; subject: string; state: string; detail: string }): string[] {
+  const active = [{ signal: t.signal, subject: t.subject, state: t.state, detail: t.detail }];
+  return rankSuspects({ active, entries: getCatalog().entries, limit: 10 }).map((s) => s.id);
 }
 
 const member = (cluster: string, t: Trigger): MemberInput => ({
@@ -74,7 +82,7 @@ export async function applyRound(
       });
     const previous = await loadRuleState(tx, cluster);
     const incidents = await loadViews(tx, cluster, now, config);
-    const { state, changed, actions } = decideRound({ cluster, previous, signals: clean, incidents, now, config });
+    const { state, changed, actions } = decideRound({ cluster, previous, signals: clean, incidents, now, config, rankTrigger });
     const evidence = new Map(clean.map((s) => [fingerprintOf({ cluster, signal: s.id, subject: s.subject }), s.evidence]));
     const touched = new Set<number>();
     const fp = (t: Trigger) => fingerprintOf({ cluster, signal: t.signal, subject: t.subject });

@@ -1,6 +1,9 @@
 import type { Signal, SignalStatus } from "@/lib/signals/signal-model";
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { fingerprintOf } from "./fingerprint";
+import { CLUSTER_API_SIGNAL, explainerOf, placeFingerprint } from "./placement";
+
+export { placeFingerprint } from "./placement";
 
 // The incident rules as pure functions: given what the rules remembered, the signals of one round and the
 // cluster's incidents, decide what to open, join, reopen, record and resolve. No I/O; store code applies it.
@@ -39,6 +42,8 @@ export interface IncidentView {
   reopenedAt: Date | null;
   resolvedAt: Date | null;
   members: MemberView[];
+  /** Its stored suspects' ids, best first (up to 10): what the rules group and reopen by. */
+  suspects?: string[];
 }
 
 export interface Trigger {
@@ -50,6 +55,8 @@ export interface Trigger {
   severity: Severity;
   /** Why it fires: "critical for 3 consecutive observations". */
   reason: string;
+  /** Its own suspects (the catalog's failure-mode ids, best first, up to 10), ranked from this one signal. */
+  suspects?: string[];
 }
 
 export type RuleAction =
@@ -77,6 +84,8 @@ export interface RoundInput {
   incidents: IncidentView[];
   now: Date;
   config: IncidentRulesConfig;
+  /** The suspects of one firing signal on its own, best first (apply-round.ts ranks them); none: grouping by time only. */
+  rankTrigger?: (t: { signal: string; subject: string; state: ObservedState; detail: string }) => string[];
 }
 export interface RoundResult {
   state: RuleState;
@@ -90,22 +99,6 @@ export type Placement = { kind: "member" | "reopen" | "join"; incidentId: number
 const SEVERITY_RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 export const isHealthy = (state: ObservedState | string) => state === "ok" || state === "absent" || state === "resolved";
 const seconds = (from: Date, to: Date) => (to.getTime() - from.getTime()) / 1000;
-
-/** Where a fingerprint that fires goes: its unresolved incident, a recently resolved one, a young one on the same cluster, or a new one. */
-export function placeFingerprint(fingerprint: string, incidents: IncidentView[], now: Date, config: IncidentRulesConfig): Placement {
-  const holds = (i: IncidentView) => i.members.some((m) => m.fingerprint === fingerprint);
-  const active = incidents.find((i) => i.status !== "resolved" && holds(i));
-  if (active) return { kind: "member", incidentId: active.id };
-  const recent = incidents
-    .filter((i) => i.status === "resolved" && i.resolvedAt && holds(i) && seconds(i.resolvedAt, now) <= config.reopenWindowSeconds)
-    .sort((a, b) => b.resolvedAt!.getTime() - a.resolvedAt!.getTime())[0];
-  if (recent) return { kind: "reopen", incidentId: recent.id };
-  const young = incidents
-    .filter((i) => i.status !== "resolved" && seconds(i.reopenedAt ?? i.openedAt, now) <= config.groupWindowSeconds)
-    .sort((a, b) => (b.reopenedAt ?? b.openedAt).getTime() - (a.reopenedAt ?? a.openedAt).getTime())[0];
-  if (young) return { kind: "join", incidentId: young.id };
-  return { kind: "open" };
-}
 
 /** Whether an observation has lasted long enough to open an incident, and why. */
 function firingReason(obs: Observation, now: Date, config: IncidentRulesConfig): string | undefined {
@@ -188,15 +181,35 @@ export function decideRound(input: RoundInput): RoundResult {
     if (obs.handled) continue;
     const reason = firingReason(obs, now, config);
     if (!reason) continue;
-    triggers.push({ fingerprint: fp, signal: obs.signal, subject: obs.subject, state: obs.state, detail: obs.detail, severity: severityOf(obs.state), reason });
+    const trigger: Trigger = {
+      fingerprint: fp,
+      signal: obs.signal,
+      subject: obs.subject,
+      state: obs.state,
+      detail: obs.detail,
+      severity: severityOf(obs.state),
+      reason,
+    };
+    if (input.rankTrigger) trigger.suspects = input.rankTrigger(trigger);
+    triggers.push(trigger);
   }
-  triggers.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
+  // The most severe first; among equals the cluster API, which explains the others and names their incident.
+  const rootFirst = (t: Trigger) => (t.signal === CLUSTER_API_SIGNAL ? 0 : 1);
+  triggers.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || rootFirst(a) - rootFirst(b));
+  const explainer = explainerOf(state, fingerprintOf({ cluster: input.cluster, signal: CLUSTER_API_SIGNAL, subject: "cluster" }));
 
   const group: Trigger[] = [];
   for (const trigger of triggers) {
+    let placement = placeFingerprint(trigger.fingerprint, incidents, now, config, trigger.suspects);
+    const explaining = placement.kind === "member" ? undefined : explainer(state.get(trigger.fingerprint)!);
+    if (explaining) {
+      // A consequence joins the incident of the signal that explains it, or waits (unhandled) until that one opens.
+      const holder = incidents.find((i) => i.status !== "resolved" && i.members.some((m) => m.fingerprint === explaining));
+      if (!holder) continue;
+      placement = { kind: "join", incidentId: holder.id };
+    }
     state.set(trigger.fingerprint, { ...state.get(trigger.fingerprint)!, handled: true });
     changed.add(trigger.fingerprint);
-    const placement = placeFingerprint(trigger.fingerprint, incidents, now, config);
     const member: MemberView = { fingerprint: trigger.fingerprint, signal: trigger.signal, subject: trigger.subject, source: "signal", healthySince: null };
     if (placement.kind === "member") {
       // Already in its unresolved incident; transitions record the change. A member last recorded healthy whose
