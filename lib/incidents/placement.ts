@@ -1,5 +1,5 @@
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
-import type { IncidentView, Observation, Placement, RuleState } from "./rules";
+import type { IncidentView, Observation, Placement, RuleState } from "./rule-types";
 
 // Where a firing fingerprint goes (docs/incidents.md, "Grouping"). Pure: the rules (rules.ts) and the alert
 // intake (ingest-alerts.ts) both place through placeFingerprint; only the rules know what explains a signal.

@@ -1,50 +1,15 @@
-import type { Signal, SignalStatus } from "@/lib/signals/signal-model";
+import type { Signal } from "@/lib/signals/signal-model";
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { fingerprintOf } from "./fingerprint";
 import { CLUSTER_API_SIGNAL, explainerOf, placeFingerprint } from "./placement";
+import type { IncidentView, MemberView, Observation, ObservedState, RuleState, Severity } from "./rule-types";
 
 export { placeFingerprint } from "./placement";
 
 // The incident rules as pure functions: given what the rules remembered, the signals of one round and the
 // cluster's incidents, decide what to open, join, reopen, record and resolve. No I/O; store code applies it.
 
-export type ObservedState = SignalStatus | "absent";
-export type IncidentStatus = "open" | "acknowledged" | "resolved";
-export type Severity = "critical" | "warning" | "info";
-
-/** What the rules remember about one (signal, subject) of a cluster between rounds. */
-export interface Observation {
-  signal: string;
-  subject: string;
-  state: ObservedState;
-  /** When the current state began. */
-  since: Date;
-  /** Consecutive observations in this state, capped at the debounce count. */
-  streak: number;
-  /** The current run of this state already opened, joined or reopened an incident. */
-  handled: boolean;
-  detail: string;
-}
-/** Keyed by fingerprint; holds only states that were not ok at some point (no entry reads as ok). */
-export type RuleState = Map<string, Observation>;
-
-export interface MemberView {
-  fingerprint: string;
-  signal: string;
-  subject: string;
-  source: "signal" | "alert";
-  healthySince: Date | null;
-}
-export interface IncidentView {
-  id: number;
-  status: IncidentStatus;
-  openedAt: Date;
-  reopenedAt: Date | null;
-  resolvedAt: Date | null;
-  members: MemberView[];
-  /** Its stored suspects' ids, best first (up to 10): what the rules group and reopen by. */
-  suspects?: string[];
-}
+export type { IncidentStatus, IncidentView, MemberView, Observation, ObservedState, Placement, RuleState, Severity } from "./rule-types";
 
 export interface Trigger {
   fingerprint: string;
@@ -93,8 +58,6 @@ export interface RoundResult {
   changed: string[];
   actions: RuleAction[];
 }
-
-export type Placement = { kind: "member" | "reopen" | "join"; incidentId: number } | { kind: "open" };
 
 const SEVERITY_RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 export const isHealthy = (state: ObservedState | string) => state === "ok" || state === "absent" || state === "resolved";
