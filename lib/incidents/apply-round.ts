@@ -85,6 +85,8 @@ export async function applyRound(
     const { state, changed, actions } = decideRound({ cluster, previous, signals: clean, incidents, now, config, rankTrigger });
     const evidence = new Map(clean.map((s) => [fingerprintOf({ cluster, signal: s.id, subject: s.subject }), s.evidence]));
     const touched = new Set<number>();
+    // Incidents where something fired this round: only these may be renamed after their top suspect.
+    const fired = new Set<number>();
     const fp = (t: Trigger) => fingerprintOf({ cluster, signal: t.signal, subject: t.subject });
     for (const action of actions) {
       if (action.kind === "transition") {
@@ -110,7 +112,10 @@ export async function applyRound(
             key: `transition:${action.incidentId}:${action.fingerprint}:${action.to}:${now.toISOString()}`,
           });
           if (recorded) outcome.transitions++;
-          if (!action.healthy) await tx.incident.update({ where: { id: action.incidentId }, data: { lastSeenAt: now, updatedAt: now } });
+          if (!action.healthy) {
+            await tx.incident.update({ where: { id: action.incidentId }, data: { lastSeenAt: now, updatedAt: now } });
+            fired.add(action.incidentId);
+          }
           touched.add(action.incidentId);
         });
       } else if (action.kind === "open") {
@@ -122,6 +127,7 @@ export async function applyRound(
           );
           (created ? outcome.opened : outcome.joined).push(incidentId);
           touched.add(incidentId);
+          fired.add(incidentId);
         });
         // A group the database refused opens without its refused members: the first that can be written opens, the rest join it.
         if (!opened) {
@@ -134,17 +140,22 @@ export async function applyRound(
                 (result.created ? outcome.opened : outcome.joined).push(incidentId);
               } else await joinIncident(tx, incidentId, member(cluster, t), now);
               touched.add(incidentId);
+              fired.add(incidentId);
             });
           }
         }
       } else if (action.kind === "join") {
         await unit([fp(action.trigger)], unitOf(action.trigger.signal, action.trigger.subject), async () => {
-          touched.add(await joinIncident(tx, action.incidentId, member(cluster, action.trigger), now));
+          const holder = await joinIncident(tx, action.incidentId, member(cluster, action.trigger), now);
+          touched.add(holder);
+          fired.add(holder);
           outcome.joined.push(action.incidentId);
         });
       } else if (action.kind === "reopen") {
         await unit([fp(action.trigger)], unitOf(action.trigger.signal, action.trigger.subject), async () => {
-          touched.add(await reopenIncident(tx, action.incidentId, member(cluster, action.trigger), now, action.trigger.reason));
+          const holder = await reopenIncident(tx, action.incidentId, member(cluster, action.trigger), now, action.trigger.reason);
+          touched.add(holder);
+          fired.add(holder);
           outcome.reopened.push(action.incidentId);
         });
       } else {
@@ -170,7 +181,8 @@ export async function applyRound(
       await save(part.slice(half));
     };
     await save(kept);
-    for (const id of touched) if (!outcome.resolved.includes(id)) await unit([], `incident ${id}: suspects`, () => refreshSuspects(tx, id, now));
+    for (const id of touched)
+      if (!outcome.resolved.includes(id)) await unit([], `incident ${id}: suspects`, () => refreshSuspects(tx, id, now, RULES_ACTOR, fired.has(id)));
     if (refused.length > 0) outcome.refused = refused;
     return outcome;
   });

@@ -181,10 +181,11 @@ export async function closeIncident(tx: Tx, incidentId: number, now: Date, actor
 
 /**
  * Ranks the suspects from the incident's active fingerprints and alert links; records a change on the timeline.
- * The title follows the top suspect (title.ts) unless someone gave it: only a title the rules made (the signal's
- * at opening, or the last one they set) is replaced.
+ * With `retitle` (a member fired this round) the title follows the top suspect (title.ts), unless someone gave it:
+ * only a title the rules made (the signal's at opening, or the last one they set) is replaced. Members recovering
+ * do not rename it: a resolving incident keeps the name of what happened.
  */
-export async function refreshSuspects(tx: Tx, incidentId: number, now: Date, actor = RULES_ACTOR): Promise<void> {
+export async function refreshSuspects(tx: Tx, incidentId: number, now: Date, actor = RULES_ACTOR, retitle = true): Promise<void> {
   const incident = await tx.incident.findUniqueOrThrow({ where: { id: incidentId }, include: { members: true } });
   const activeMembers = incident.members.filter((m) => !isHealthy(m.state));
   const active = activeMembers.map((m) => ({ signal: m.signal, subject: m.subject, state: m.source === "alert" ? "critical" : m.state, detail: m.detail }));
@@ -203,6 +204,7 @@ export async function refreshSuspects(tx: Tx, incidentId: number, now: Date, act
       payload: { before: before.map((s) => s.id), after: after.map((s) => ({ id: s.id, score: s.score, reason: s.reason })) },
     });
   }
+  if (!retitle) return;
   const signalTitle = (signal: string) => getSignalMap().get(signal)?.title ?? signal;
   const { title, why } = autoTitle({ signal: incident.signal, subject: incident.subject, active: activeMembers, suspects: after, signalTitle });
   if (title.slice(0, 300) === incident.title) return;

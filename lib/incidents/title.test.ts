@@ -79,4 +79,29 @@ describe("a given title stays", () => {
     expect(incident.title).toBe("Vault cluster in DC2 is down, see ticket OPS-12");
     expect(incident.events.filter((e) => e.kind === "title_changed")).toEqual([]);
   });
+
+  it("keeps the name while members recover, and renames when one fires again", async () => {
+    const config = parseRulesConfig({ openAfterObservations: 1 });
+    const round = (api: "ok" | "critical", sealed: "ok" | "critical", s: number) =>
+      applyRound(
+        db.prisma,
+        "recovering",
+        [
+          signal("cluster.api.unreachable", "cluster", api, "no Kubernetes read answered: connect ECONNREFUSED"),
+          signal("openbao.unreachable", "openbao", "critical", "health endpoint unreachable: connect ECONNREFUSED"),
+          signal("openbao.sealed", "openbao", sealed, "sealed (HTTP 503)"),
+        ],
+        at(s),
+        config,
+      );
+    await round("critical", "ok", 0);
+    const title = async () => (await db.prisma.incident.findFirstOrThrow({ where: { cluster: "recovering" } })).title;
+    expect(await title()).toBe("Cluster API unreachable (cluster)");
+    await round("ok", "ok", 10);
+    expect(await title()).toBe("Cluster API unreachable (cluster)");
+    await round("ok", "critical", 20);
+    const incident = await db.prisma.incident.findFirstOrThrow({ where: { cluster: "recovering" } });
+    const top = (incident.suspects as { title: string }[])[0];
+    expect(incident.title).toBe(`${top.title} (openbao)`);
+  });
 });
