@@ -85,7 +85,10 @@ describe("one failure, one incident, the right title", () => {
     const incidents = await incidentsOf("case-b");
     expect(incidents.map((i) => i.title)).toEqual([`${catalogTitle("openbao-sealed")} (openbao)`]);
     expect((incidents[0].suspects as { id: string }[])[0].id).toBe("openbao-sealed");
-    expect(incidents[0].members.map((m) => m.signal)).toEqual(["openbao.sealed"]);
+    // The plugins report "Vault is sealed" once their next report is due: they join it, as symptoms of the same cause.
+    expect(incidents[0].members.map((m) => m.signal).filter((s) => s !== "kms.plugin.unhealthy" && s !== "apiserver.kms-providers.failing")).toEqual([
+      "openbao.sealed",
+    ]);
   }, 120_000);
 
   it("(c) a token expiry does not reopen a plugin alert incident resolved 14 min ago for another cause", async () => {

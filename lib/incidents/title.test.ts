@@ -23,6 +23,10 @@ describe("autoTitle", () => {
       title: "OpenBao sealed (openbao)",
       why: "top suspect openbao-sealed",
     });
+    // The suspect's first active signal says what it is about: a sealed OpenBao, even when the plugins fail with it.
+    expect(autoTitle({ ...base, suspects: [suspect("openbao-sealed", "OpenBao sealed", ["openbao.sealed", "kms.plugin.unhealthy"])] }).title).toBe(
+      "OpenBao sealed (openbao)",
+    );
     expect(autoTitle({ ...base, suspects: [suspect("jwt-expired", "JWT expired", ["kms.plugin.unhealthy"])] }).title).toBe("JWT expired (cluster)");
     expect(autoTitle({ ...base, suspects: [] })).toEqual({ title: "kms.plugin.unhealthy (master-0/1)", why: "no suspect" });
   });

@@ -22,7 +22,9 @@ export function autoTitle({ signal, subject, active, suspects, signalTitle }: Ti
     return { title: `${signalTitle(CLUSTER_API_SIGNAL)} (cluster)`, why: `${CLUSTER_API_SIGNAL} is active` };
   const top = suspects[0];
   if (!top) return { title: `${signalTitle(signal)} (${subject})`, why: "no suspect" };
-  const about = new Set(active.filter((m) => top.signals.includes(m.signal)).map((m) => m.subject));
+  // What it is about: the subjects of its first signal (in the catalog's order) that is active here.
+  const first = top.signals.find((s) => active.some((m) => m.signal === s));
+  const about = new Set(active.filter((m) => m.signal === first).map((m) => m.subject));
   const where = about.size === 1 ? [...about][0] : about.size > 1 ? "cluster" : subject;
   return { title: `${top.title} (${where})`, why: `top suspect ${top.id}` };
 }
