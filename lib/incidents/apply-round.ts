@@ -38,7 +38,7 @@ async function saveRuleState(tx: Tx, cluster: string, state: RuleState, changed:
 }
 
 /** One firing signal's own suspects, best first: what the rules group and reopen by (docs/incidents.md, "Grouping"). */
-function rankTrigger(t: { signal: string; subject: string; state: string; detail: string }): string[] {
+export function rankTrigger(t: { signal: string; subject: string; state: string; detail: string }): string[] {
   const active = [{ signal: t.signal, subject: t.subject, state: t.state, detail: t.detail }];
   return rankSuspects({ active, entries: getCatalog().entries, limit: 10 }).map((s) => s.id);
 }

@@ -27,7 +27,7 @@ class World {
     for (const action of result.actions) {
       if (action.kind === "open") {
         // As refreshSuspects would: the incident's suspects are its first member's.
-        const suspects = action.group[0].suspects ?? [];
+        const suspects = rankTrigger(action.group[0]);
         this.incidents.push({
           id: this.next++,
           status: "open",

@@ -153,7 +153,6 @@ export function decideRound(input: RoundInput): RoundResult {
       severity: severityOf(obs.state),
       reason,
     };
-    if (input.rankTrigger) trigger.suspects = input.rankTrigger(trigger);
     triggers.push(trigger);
   }
   // The most severe first; among equals the cluster API, which explains the others and names their incident.
@@ -163,7 +162,9 @@ export function decideRound(input: RoundInput): RoundResult {
 
   const group: Trigger[] = [];
   for (const trigger of triggers) {
-    let placement = placeFingerprint(trigger.fingerprint, incidents, now, config, trigger.suspects);
+    // Ranked on demand (and kept on the trigger): only an incident with suspects needs the fingerprint's own.
+    const causes = () => (trigger.suspects ??= input.rankTrigger?.(trigger) ?? []);
+    let placement = placeFingerprint(trigger.fingerprint, incidents, now, config, causes);
     const explaining = placement.kind === "member" ? undefined : explainer(state.get(trigger.fingerprint)!);
     if (explaining) {
       // A consequence joins the incident of the signal that explains it, or waits (unhandled) until that one opens.
