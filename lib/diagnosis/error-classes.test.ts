@@ -6,7 +6,7 @@ import { parse } from "yaml";
 // Self-contained on purpose: the catalog loader (lib/diagnosis/classify.ts) is written separately,
 // so this test reads the YAML with its own minimal shape checks and judges the content alone.
 type Example = { text: string; from: string; alsoMatches: string[] };
-type ErrorClass = { id: string; title: string; generic: boolean; match: RegExp[]; examples: Example[]; notMatch: string[] };
+type ErrorClass = { id: string; title: string; generic: boolean; match: string[]; examples: Example[]; notMatch: string[] };
 
 const file = path.join(import.meta.dirname, "../../catalog/error-classes.yaml");
 
@@ -27,7 +27,7 @@ function loadClasses(): ErrorClass[] {
       id: entry.id,
       title: entry.title,
       generic: entry.generic === true,
-      match: asStrings(entry.match, `${where}.match`).map((p) => new RegExp(p, "i")),
+      match: asStrings(entry.match, `${where}.match`),
       notMatch: asStrings(entry.notMatch, `${where}.notMatch`),
       examples: entry.examples.map((ex: Record<string, unknown>, j: number) => {
         if (typeof ex.text !== "string" || typeof ex.from !== "string") throw new Error(`${where}.examples[${j}]: text and from are required`);
@@ -37,7 +37,16 @@ function loadClasses(): ErrorClass[] {
   });
 }
 
-const matches = (c: ErrorClass, text: string) => c.match.some((re) => re.test(text));
+// The diagnosis applies patterns as JavaScript regexps, case-insensitively; one that fails to compile is reported by its own test.
+function compile(pattern: string): RegExp | undefined {
+  try {
+    return new RegExp(pattern, "i");
+  } catch {
+    return undefined;
+  }
+}
+
+const matches = (c: ErrorClass, text: string) => c.match.some((p) => compile(p)?.test(text) === true);
 
 describe("catalog/error-classes.yaml", () => {
   const classes = loadClasses();
@@ -57,6 +66,11 @@ describe("catalog/error-classes.yaml", () => {
     }
   });
 
+  it("compiles every pattern as a JavaScript regular expression", () => {
+    const broken = classes.flatMap((c) => c.match.filter((p) => compile(p) === undefined).map((p) => `${c.id}: ${p}`));
+    expect(broken).toEqual([]);
+  });
+
   it("matches every example with its own class", () => {
     const misses = classes.flatMap((c) => c.examples.filter((ex) => !matches(c, ex.text)).map((ex) => `${c.id}: ${ex.text}`));
     expect(misses).toEqual([]);
@@ -68,7 +82,8 @@ describe("catalog/error-classes.yaml", () => {
     for (const c of specific) {
       for (const ex of c.examples) {
         for (const other of specific) {
-          if (other.id !== c.id && matches(other, ex.text) && !ex.alsoMatches.includes(other.id)) stray.push(`${c.id} example also matches ${other.id}: ${ex.text}`);
+          if (other.id !== c.id && matches(other, ex.text) && !ex.alsoMatches.includes(other.id))
+            stray.push(`${c.id} example also matches ${other.id}: ${ex.text}`);
         }
       }
     }
