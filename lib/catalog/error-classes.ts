@@ -46,9 +46,10 @@ export function checkDiagnosisLinks(
   for (const entry of entries) {
     if (entry.kind !== "failure-mode" || !entry.diagnosis) continue;
     const d = entry.diagnosis;
-    const check = (field: "supports" | "contradicts" | "needs" | "explains", ids: string[], set: Set<string>, what: string) =>
+    const check = (field: "supports" | "hints" | "contradicts" | "needs" | "explains", ids: string[], set: Set<string>, what: string) =>
       ids.forEach((id, j) => set.has(id) || issues.push({ ...at(entry, field, j), message: `${entry.id}: diagnosis.${field}: unknown ${what} "${id}"` }));
     check("supports", d.supports, known.classes, "error class (see catalog/error-classes.yaml)");
+    check("hints", d.hints, known.classes, "error class (see catalog/error-classes.yaml)");
     check("contradicts", d.contradicts, known.classes, "error class (see catalog/error-classes.yaml)");
     check("needs", d.needs, known.signals, "signal (see catalog/signals.yaml)");
     check("explains", d.explains, known.entries, "catalog entry");

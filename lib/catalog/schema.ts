@@ -53,6 +53,8 @@ const EntryBase = z.strictObject({
 export const DiagnosisInput = z.strictObject({
   /** Error classes (catalog/error-classes.yaml) whose text points at this failure mode. */
   supports: z.array(Slug).default([]),
+  /** Error classes that fit it but do not single it out (a socket that is missing fits several causes). */
+  hints: z.array(Slug).default([]),
   /** Error classes whose text argues against it. */
   contradicts: z.array(Slug).default([]),
   /** Signals that fire whenever this is the cause: each one seen healthy argues against it. */

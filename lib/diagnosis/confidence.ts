@@ -19,7 +19,7 @@ export interface Undecided {
   /** The question whose answer separates them. */
   question: string;
   /** Where a runbook asks it; absent when it comes from the catalog entry. */
-  runbook?: { id: string; title: string; node: string };
+  runbook?: { id: string; title: string; node: string; path: string[] };
 }
 
 export function confidences<T extends { score: number }>(ranked: T[]): (T & { confidence: number })[] {
@@ -47,6 +47,27 @@ export function decide(
   return { with: second.id, withTitle: second.title, question: question || `check which of the two the evidence on the cluster shows` };
 }
 
+/** The node ids from the root to `target` (breadth first), as a runbook walk's ?path= takes them. */
+function pathTo(runbook: Runbook, target: string): string[] {
+  const byId = new Map(runbook.nodes.map((n) => [n.id, n]));
+  const parent = new Map<string, string>();
+  const queue = [runbook.root];
+  const seen = new Set(queue);
+  while (queue.length > 0) {
+    const id = queue.shift()!;
+    if (id === target) break;
+    for (const next of byId.get(id)?.next ?? []) {
+      if (seen.has(next.to)) continue;
+      seen.add(next.to);
+      parent.set(next.to, id);
+      queue.push(next.to);
+    }
+  }
+  const path = [target];
+  while (parent.has(path[0])) path.unshift(parent.get(path[0])!);
+  return path;
+}
+
 /** Nodes reachable from `start`, the start included. */
 function reachable(byId: Map<string, Runbook["nodes"][number]>, start: string): Set<string> {
   const seen = new Set<string>();
@@ -64,12 +85,8 @@ function reachable(byId: Map<string, Runbook["nodes"][number]>, start: string): 
  * The runbook question whose answers lead apart to the two failure modes: one answer reaches a step naming A,
  * another a step naming B. The deepest such question is the most specific one.
  */
-export function separatingQuestion(
-  runbooks: Runbook[],
-  a: string,
-  b: string,
-): { question: string; runbook: { id: string; title: string; node: string } } | undefined {
-  let best: { depth: number; question: string; runbook: { id: string; title: string; node: string } } | undefined;
+export function separatingQuestion(runbooks: Runbook[], a: string, b: string): { question: string; runbook: NonNullable<Undecided["runbook"]> } | undefined {
+  let best: { depth: number; question: string; runbook: NonNullable<Undecided["runbook"]> } | undefined;
   for (const runbook of runbooks) {
     const byId = new Map(runbook.nodes.map((n) => [n.id, n]));
     const names = (id: string) => (n: Runbook["nodes"][number]) => n.catalog.includes(id);
@@ -84,7 +101,8 @@ export function separatingQuestion(
       const reachB = branches.map((set) => [...withB].some((id) => set.has(id)));
       const apart = reachA.some((ra, i) => ra && reachB.some((rb, j) => rb && j !== i && !reachA[j]) && !reachB[i]);
       const d = depth.get(node.id) ?? 0;
-      if (apart && (!best || d > best.depth)) best = { depth: d, question: node.label, runbook: { id: runbook.id, title: runbook.title, node: node.id } };
+      if (apart && (!best || d > best.depth))
+        best = { depth: d, question: node.label, runbook: { id: runbook.id, title: runbook.title, node: node.id, path: pathTo(runbook, node.id) } };
     }
   }
   return best && { question: best.question, runbook: best.runbook };

@@ -54,6 +54,7 @@ const STATE_WEIGHT: Record<string, number> = { critical: 1, warning: 0.7, unknow
 /** A specific class a failure mode lists, a generic one (a wrapper), an alert naming it. */
 const W = {
   classSpecific: 4,
+  classHint: 1.5,
   classGeneric: 0.5,
   explainedClass: 1.5,
   unexplainedClass: -1.5,
@@ -108,7 +109,7 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
   for (const mode of modes) for (const s of mode.signals) detectors.set(s, (detectors.get(s) ?? 0) + 1);
   const rarity = (signal: string) => Math.log(1 + modes.length / (detectors.get(signal) ?? 1));
   // Classes some failure mode claims: seen but not explained, such a class argues for another cause.
-  const claimed = new Set(modes.flatMap((m) => m.diagnosis?.supports ?? []));
+  const claimed = new Set(modes.flatMap((m) => [...(m.diagnosis?.supports ?? []), ...(m.diagnosis?.hints ?? [])]));
 
   const scored: Omit<Suspect, "confidence">[] = [];
   for (const mode of modes) {
@@ -125,9 +126,12 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
       if (d?.supports.includes(id)) {
         supported = true;
         pro.push([hit.generic ? W.classGeneric : W.classSpecific, `the text says "${hit.quote}" (${hit.title}) ${where}`]);
+      } else if (d?.hints.includes(id)) {
+        supported = true;
+        pro.push([hit.generic ? W.classGeneric : W.classHint, `the text says "${hit.quote}" (${hit.title}) ${where}`]);
       } else if (d?.contradicts.includes(id)) {
         con.push([W.contradictClass, `the text says "${hit.quote}" (${hit.title}) ${where}`]);
-      } else if (explained.some((m) => m.diagnosis?.supports.includes(id))) {
+      } else if (explained.some((m) => m.diagnosis?.supports.includes(id) || m.diagnosis?.hints.includes(id))) {
         supported = true;
         pro.push([hit.generic ? W.classGeneric / 2 : W.explainedClass, `explains "${hit.quote}" (${hit.title}) ${where}`]);
       } else if (!hit.generic && claimed.has(id)) {
