@@ -1,5 +1,5 @@
 import { describeReadProblem } from "@/lib/sources/kube/read-problem";
-import { clipLine } from "./clip-text";
+import { clipLine, clipLineKeepingEnd } from "./clip-text";
 import type { UnparseableMessage, UnreadableReport } from "./collect-kms-reports";
 import type { KmsCell, KmsRollup, KmsRow } from "./kms-types";
 import { byNode } from "./by-node";
@@ -45,7 +45,7 @@ export function rollUpKmsHealth(input: RollUpInput): KmsRollup {
 
 export function describeFailingCell(cell: KmsCell): string {
   const kek = cell.kekID ? ` (kekID ${id(cell.kekID)})` : "";
-  const detail = cell.detail ? `: ${clipLine(cell.detail, REASON_DETAIL_LIMIT)}` : "";
+  const detail = cell.detail ? `: ${clipLineKeepingEnd(cell.detail, REASON_DETAIL_LIMIT)}` : "";
   return `${id(cell.node)}: keyID ${id(cell.keyID)}${kek} ${cell.reported}${detail}`;
 }
 
