@@ -14,6 +14,8 @@ export interface Observed {
   subject: string;
   state?: string;
   detail?: string;
+  /** Texts behind the detail (the problem's fields: a plugin's whole error, a probe body); classified too. */
+  texts?: string[];
 }
 
 export interface Suspect {
@@ -76,20 +78,25 @@ interface Evidence {
 
 function gather(active: Observed[], healthy: { signal: string }[], classes: readonly ErrorClass[]): Evidence {
   const found: Evidence = { classes: new Map(), firing: new Map(), healthy: new Set() };
-  const textsSeen = new Set<string>();
+  // 100,000 alerts share a few texts: each distinct text is classified once.
+  const classified = new Map<string, ClassHit[]>();
   for (const a of active) {
     const weight = STATE_WEIGHT[a.state ?? "critical"] ?? 1;
     const seen = found.firing.get(a.signal) ?? { subjects: new Set<string>(), weight: 0 };
     seen.subjects.add(a.subject);
     seen.weight = Math.max(seen.weight, weight);
     found.firing.set(a.signal, seen);
-    // An unknown signal's detail says why it could not be judged, not what is wrong; 100,000 alerts share a few texts.
-    if (!a.detail || weight < 0.5 || textsSeen.has(a.detail)) continue;
-    textsSeen.add(a.detail);
-    for (const hit of classifyText(a.detail, classes)) {
-      const held = found.classes.get(hit.id) ?? { hit, subjects: new Set<string>() };
-      held.subjects.add(a.subject);
-      found.classes.set(hit.id, held);
+    // An unknown signal's detail says why it could not be judged, not what is wrong.
+    if (weight < 0.5) continue;
+    for (const text of [a.detail ?? "", ...(a.texts ?? [])]) {
+      if (!text) continue;
+      let hits = classified.get(text);
+      if (!hits) classified.set(text, (hits = classifyText(text, classes)));
+      for (const hit of hits) {
+        const held = found.classes.get(hit.id) ?? { hit, subjects: new Set<string>() };
+        held.subjects.add(a.subject);
+        found.classes.set(hit.id, held);
+      }
     }
   }
   for (const h of healthy) if (!found.firing.has(h.signal)) found.healthy.add(h.signal);

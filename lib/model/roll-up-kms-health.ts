@@ -7,7 +7,7 @@ import { byNode } from "./by-node";
 // The rollup the enhancement calls KMSPluginsDegraded. Its reason and message were never defined
 // upstream, so each reason is one line an operator can act on: node, keyID, kekID and the plugin's words.
 
-export const REASON_DETAIL_LIMIT = 300;
+export const REASON_DETAIL_LIMIT = 1000;
 const ID_LIMIT = 100;
 
 export interface RollUpInput {

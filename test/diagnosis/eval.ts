@@ -37,11 +37,16 @@ export function loadCorpus(part: Part): Case[] {
   return names.sort().flatMap((name) => CorpusFile.parse(parse(readFileSync(path.join(dir, name), "utf8"))).cases);
 }
 
+/** The string facts of a signal's problem: what the live pipeline hands the diagnosis besides the sentence. */
+export function problemTexts(s: Signal): string[] {
+  return Object.values(s.problem?.fields ?? {}).filter((v): v is string => typeof v === "string" && v.length > 0);
+}
+
 function judge(id: string, part: Outcome["part"], label: string, signals: Signal[]): Outcome {
   const active = signals.filter((s) => s.state !== "ok");
   const healthy = signals.filter((s) => s.state === "ok").map((s) => ({ signal: s.id, subject: s.subject }));
   const ranked = rankSuspects({
-    active: active.map((s) => ({ signal: s.id, subject: s.subject, state: s.state, detail: s.detail })),
+    active: active.map((s) => ({ signal: s.id, subject: s.subject, state: s.state, detail: s.detail, texts: problemTexts(s) })),
     healthy,
     limit: 100,
   });
