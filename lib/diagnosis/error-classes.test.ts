@@ -136,5 +136,10 @@ describe("catalog/error-classes.yaml", () => {
     expect(hits("jwt malformed: exp claim is required")).toEqual(["jwt-malformed"]);
     expect(hits("no audit backend succeeded in logging the request")).toEqual(["openbao-audit-failed"]);
     expect(hits("OOMKilled")).toEqual(["container-oom-killed"]);
+    // A recreated Transit key reads as malformed metadata to the plugin; it must not be taken for an unusable key setting.
+    expect(hits("transit metadata invalid: active Transit version creation time changed (persisted_unix=1790000000 observed_unix=1790086400)")).toEqual([
+      "transit-key-recreated",
+    ]);
+    expect(hits("status config invalid: persisted state provider name differs from current configuration")).toContain("plugin-identity-config-changed");
   });
 });
