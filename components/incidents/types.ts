@@ -16,6 +16,11 @@ export interface SuspectView {
   startupBlock: string;
   dataLoss: string;
   linkedBy: string[];
+  /** Absent on suspects ranked before the diagnosis gave confidences. */
+  confidence?: number;
+  supports?: string[];
+  contradicts?: string[];
+  undecided?: { with: string; withTitle: string; question: string; runbook?: { id: string; title: string; node: string; path?: string[] } };
 }
 
 export type RecordedStepView = Jsonify<RecordedStep>;

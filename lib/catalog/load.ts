@@ -11,6 +11,7 @@ import {
   type Component,
   type SignalDefinition,
 } from "./schema";
+import { checkDiagnosisLinks, readErrorClasses } from "./error-classes";
 import { loadBlastRadius } from "@/lib/blast-radius/load";
 import { loadRunbooks } from "@/lib/runbooks/load";
 import { formatIssue, parseYamlSource, validateAt, validateYaml, type ContentIssue, type YamlSource } from "@/lib/content/yaml-source";
@@ -53,6 +54,8 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
   const signalsResult = signalsSource ? validateYaml(signalsSource, SignalDefinitionsFileInput) : { value: [], issues: [] };
   issues.push(...signalsResult.issues);
   const signals: SignalDefinition[] = signalsResult.value ?? [];
+
+  const errorClasses = readErrorClasses(readSource(dir, "error-classes.yaml", issues, texts), issues);
 
   const componentIds = new Set(components.map((c) => c.id));
   const signalIds = new Set(signals.map((s) => s.id));
@@ -128,9 +131,19 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
     }
   }
 
+  checkDiagnosisLinks(
+    entries,
+    { classes: new Set(errorClasses.map((c) => c.id)), signals: signalIds, entries: entryIds },
+    (entry, field, j) => {
+      const { source, index } = where.get(entry.id)!;
+      return { file: source.file, line: source.lineOf(["entries", index, "diagnosis", field, j]) };
+    },
+    issues,
+  );
+
   if (issues.length > 0) throw new CatalogError(issues);
   const hash = createHash("sha256").update(texts.join("\n\0")).digest("hex");
-  return { entries, signals, components, runbooks, blastRadius, hash };
+  return { entries, signals, components, errorClasses, runbooks, blastRadius, hash };
 }
 
 function checkUnique(source: YamlSource | undefined, items: { id: string }[], what: string, issues: ContentIssue[]): void {

@@ -49,6 +49,25 @@ const EntryBase = z.strictObject({
   notes: Prose.optional(),
 });
 
+/** How the diagnosis weighs evidence for this failure mode (docs/diagnosis.md). */
+export const DiagnosisInput = z.strictObject({
+  /** Error classes (catalog/error-classes.yaml) whose text points at this failure mode. */
+  supports: z.array(Slug).default([]),
+  /** Error classes that fit it but do not single it out (a socket that is missing fits several causes). */
+  hints: z.array(Slug).default([]),
+  /** Error classes whose text argues against it. */
+  contradicts: z.array(Slug).default([]),
+  /** Signals that fire whenever this is the cause: each one seen healthy argues against it. */
+  needs: z.array(z.string().regex(SIGNAL_ID, "must be a signal id like openbao.sealed")).default([]),
+  /** Failure modes whose symptoms this root cause produces: their evidence counts for it too. */
+  explains: z.array(Slug).default([]),
+  /** What it means when one of its signals flaps (fails and recovers again and again): a crash loop flaps, a dead plugin does not. */
+  flapping: z.enum(["supports", "hints", "contradicts"]).optional(),
+  /** The check that confirms it, asked when the evidence cannot tell it from a neighbour. */
+  question: Prose.optional(),
+});
+export type Diagnosis = z.infer<typeof DiagnosisInput>;
+
 export const FailureModeInput = EntryBase.extend({
   kind: z.literal("failure-mode"),
   cause: Prose,
@@ -60,6 +79,7 @@ export const FailureModeInput = EntryBase.extend({
   dataLoss: DataLoss,
   signals: z.array(z.string().regex(SIGNAL_ID, "must be a signal id like kms.plugin.unhealthy")).default([]),
   raisedBy: Prose.optional(),
+  diagnosis: DiagnosisInput.optional(),
 });
 
 export const AcceptanceTestInput = EntryBase.extend({
@@ -93,6 +113,23 @@ export const SignalDefinitionInput = z.strictObject({
 export const SignalDefinitionsFileInput = z.array(SignalDefinitionInput);
 export type SignalDefinition = z.infer<typeof SignalDefinitionInput>;
 
+/** A typed error class: what a detail, condition message or probe body says, recognised by its real wording. */
+export const ErrorClassInput = z.strictObject({
+  id: Slug,
+  title: Prose,
+  /** Only a wrapper around the real error ("rpc error: code = Unavailable"): weak evidence. */
+  generic: z.boolean().default(false),
+  /** Regular expressions, applied case-insensitively. */
+  match: z.array(z.string().min(3)).min(1, "a class needs at least one pattern"),
+  examples: z
+    .array(z.strictObject({ text: Cell, from: Prose, alsoMatches: z.array(Slug).default([]) }))
+    .min(1, "a class needs at least one real example"),
+  notMatch: z.array(Cell).default([]),
+});
+export const ErrorClassesFileInput = z.array(ErrorClassInput);
+export type ErrorClassInput = z.infer<typeof ErrorClassInput>;
+export type ErrorClass = Omit<ErrorClassInput, "match"> & { match: string[]; patterns: RegExp[] };
+
 export const ComponentInput = z.strictObject({
   id: Slug,
   name: Prose,
@@ -118,6 +155,7 @@ export interface Catalog {
   entries: CatalogEntry[];
   signals: SignalDefinition[];
   components: Component[];
+  errorClasses: ErrorClass[];
   runbooks: Runbook[];
   blastRadius: BlastRadiusPage[];
   /** sha256 of every content file, so a running server can say which revision it serves. */

@@ -1,5 +1,6 @@
 import type { Signal } from "@/lib/signals/signal-model";
 import type { Runbook, RunbookNode } from "@/lib/runbooks/schema";
+import { depths } from "@/lib/runbooks/walk";
 import type { Suspect } from "./suspects";
 
 // Pre-answering a runbook question from live data. Runbooks draw the answer that the firing signal gives
@@ -24,22 +25,6 @@ export function suggestAnswer(node: RunbookNode, signals: Pick<Signal, "id" | "s
     return { answer: node.next[0].label!, signal: node.signal, state: firing.some((s) => s.state === "critical") ? "critical" : "warning", evidence };
   if (seen.every((s) => s.state === "ok")) return { answer: node.next[1].label!, signal: node.signal, state: "ok", evidence };
   return undefined;
-}
-
-/** Steps from the root to each node (breadth first): how far into a tree an answer lies. */
-function depths(runbook: Runbook): Map<string, number> {
-  const byId = new Map(runbook.nodes.map((n) => [n.id, n]));
-  const depth = new Map<string, number>([[runbook.root, 0]]);
-  const queue = [runbook.root];
-  while (queue.length > 0) {
-    const id = queue.shift()!;
-    for (const next of byId.get(id)?.next ?? []) {
-      if (depth.has(next.to)) continue;
-      depth.set(next.to, depth.get(id)! + 1);
-      queue.push(next.to);
-    }
-  }
-  return depth;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clipLine, clipText } from "./clip-text";
+import { clipLine, clipLineKeepingEnd, clipText } from "./clip-text";
 
 describe("clipText and clipLine", () => {
   it("leaves short text alone", () => {
@@ -18,5 +18,16 @@ describe("clipText and clipLine", () => {
 
   it("never leaves half a surrogate pair", () => {
     expect(clipText("ab🔑", 3)).toEqual({ text: "ab", clipped: true });
+  });
+
+  it("keeps the cause at the end of a long error chain, cutting in the middle", () => {
+    const chain = `Error making API request. URL: PUT https://bao.example.com/v1/auth/jwt/login Code: 400. Errors: * error configuring token validator: keyset configuration error: Get "https://oidc.example.com/.well-known/openid-configuration": ${"x".repeat(400)} tls: failed to verify certificate: x509: certificate signed by unknown authority`;
+    const line = clipLineKeepingEnd(chain, 300);
+    expect(line.length).toBeLessThanOrEqual(300);
+    expect(line.startsWith("Error making API request.")).toBe(true);
+    expect(line.endsWith("x509: certificate signed by unknown authority")).toBe(true);
+    expect(line).toContain(" … ");
+    expect(clipLineKeepingEnd("short\n line", 300)).toBe("short line");
+    expect(clipLineKeepingEnd(`${"a".repeat(5_000_000)} the end`, 300).endsWith("the end")).toBe(true);
   });
 });

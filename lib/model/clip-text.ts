@@ -33,6 +33,26 @@ export function clipLine(text: string, max: number): string {
   return cut.clipped ? `${cut.text}…` : cut.text;
 }
 
+/**
+ * clipLine that keeps both ends of a long line: an error chain names its cause last ("…: tls: failed to verify
+ * certificate: x509: certificate signed by unknown authority"), so the cut falls in the middle.
+ */
+export function clipLineKeepingEnd(text: string, max: number): string {
+  const head = clipLine(text, max);
+  if (!head.endsWith("…") || max < 20) return head;
+  const tailLength = Math.floor(max * 0.6);
+  // Only the last few thousand characters are read, whatever the input's size.
+  const window = text.slice(-tailLength * 4).replace(/\s+/g, " ").trimEnd();
+  let tail = window.slice(-tailLength);
+  if (isLowSurrogate(tail.charCodeAt(0))) tail = tail.slice(1);
+  const start = clipLine(text, max - tailLength - 3);
+  return `${start.endsWith("…") ? start.slice(0, -1) : start} … ${tail.trimStart()}`;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }

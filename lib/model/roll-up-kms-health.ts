@@ -1,5 +1,5 @@
 import { describeReadProblem } from "@/lib/sources/kube/read-problem";
-import { clipLine } from "./clip-text";
+import { clipLine, clipLineKeepingEnd } from "./clip-text";
 import type { UnparseableMessage, UnreadableReport } from "./collect-kms-reports";
 import type { KmsCell, KmsRollup, KmsRow } from "./kms-types";
 import { byNode } from "./by-node";
@@ -7,7 +7,7 @@ import { byNode } from "./by-node";
 // The rollup the enhancement calls KMSPluginsDegraded. Its reason and message were never defined
 // upstream, so each reason is one line an operator can act on: node, keyID, kekID and the plugin's words.
 
-export const REASON_DETAIL_LIMIT = 300;
+export const REASON_DETAIL_LIMIT = 1000;
 const ID_LIMIT = 100;
 
 export interface RollUpInput {
@@ -45,7 +45,7 @@ export function rollUpKmsHealth(input: RollUpInput): KmsRollup {
 
 export function describeFailingCell(cell: KmsCell): string {
   const kek = cell.kekID ? ` (kekID ${id(cell.kekID)})` : "";
-  const detail = cell.detail ? `: ${clipLine(cell.detail, REASON_DETAIL_LIMIT)}` : "";
+  const detail = cell.detail ? `: ${clipLineKeepingEnd(cell.detail, REASON_DETAIL_LIMIT)}` : "";
   return `${id(cell.node)}: keyID ${id(cell.keyID)}${kek} ${cell.reported}${detail}`;
 }
 

@@ -86,3 +86,19 @@ export function stepsInOrder(runbook: Pick<Runbook, "nodes" | "root">): RunbookN
   }
   return order;
 }
+
+/** Steps from the root to each node (breadth first): how far into a tree an answer lies. */
+export function depths(runbook: Pick<Runbook, "nodes" | "root">): Map<string, number> {
+  const byId = nodeMap(runbook);
+  const depth = new Map<string, number>([[runbook.root, 0]]);
+  const queue = [runbook.root];
+  while (queue.length > 0) {
+    const id = queue.shift()!;
+    for (const next of byId.get(id)?.next ?? []) {
+      if (depth.has(next.to)) continue;
+      depth.set(next.to, depth.get(id)! + 1);
+      queue.push(next.to);
+    }
+  }
+  return depth;
+}

@@ -1,5 +1,5 @@
 import { describeReadProblem } from "@/lib/sources/kube/read-problem";
-import { clipLine, clipText } from "@/lib/model/clip-text";
+import { clipLine, clipLineKeepingEnd, clipText } from "@/lib/model/clip-text";
 import type { KmsCell, KmsMatrix, KmsRow } from "@/lib/model/kms-matrix";
 import type { KmsProvidersHealth } from "@/lib/sources/probes/parse-apiserver-health";
 import { describeFailingCell, REASON_DETAIL_LIMIT } from "@/lib/model/roll-up-kms-health";
@@ -207,7 +207,7 @@ export function deriveKmsProvidersSignals(checks: readonly { node: string; healt
         "apiserver.kms-providers.failing",
         node,
         "critical",
-        `kms-providers check fails: ${clipLine(failing || health.problem || "no provider named", REASON_DETAIL_LIMIT)}`,
+        `kms-providers check fails: ${clipLineKeepingEnd(failing || health.problem || "no provider named", REASON_DETAIL_LIMIT)}`,
         health,
         {
           kind: "kms-providers-failing",

@@ -129,15 +129,24 @@ export function probe(model: ClusterModel, node: NodeState, plugin: PluginState,
   }
   if (plugin.health !== "healthy") return { status: plugin.health, detail: plugin.detail };
   const bao = model.openbao.state;
-  if (bao === "sealed") return { status: "unhealthy", detail: "openbao: Vault is sealed (code 503)" };
-  if (bao === "unreachable") return { status: "error", detail: "openbao: dial tcp 10.0.0.40:8200: connect: connection refused" };
+  if (bao === "sealed")
+    return {
+      status: "unhealthy",
+      detail: "Error making API request. URL: PUT https://openbao.internal:8200/v1/transit/encrypt/k8s-kek Code: 503. Errors: * Vault is sealed",
+    };
+  if (bao === "unreachable")
+    return { status: "error", detail: 'Put "https://openbao.internal:8200/v1/transit/encrypt/k8s-kek": dial tcp 10.0.0.40:8200: connect: connection refused' };
   if (bao === "uninitialized") return { status: "unhealthy", detail: "openbao: Vault is not initialized (code 501)" };
-  if (!model.transit.exists) return { status: "unhealthy", detail: `transit: key "${model.transit.name}" not found (code 404)` };
-  if (model.transit.softDeleted) return { status: "unhealthy", detail: `transit: key "${model.transit.name}" is soft-deleted` };
-  if (model.auth.tokenTtlSeconds <= 0) return { status: "unhealthy", detail: "openbao: permission denied: token expired (code 403)" };
+  if (!model.transit.exists) return { status: "unhealthy", detail: "openbao transit metadata read failed: not_found (status 404)" };
+  if (model.transit.softDeleted)
+    return {
+      status: "unhealthy",
+      detail:
+        "Error making API request. URL: PUT https://openbao.internal:8200/v1/transit/encrypt/k8s-kek Code: 400. Errors: * refusing to use soft-deleted key",
+    };
+  if (model.auth.tokenTtlSeconds <= 0) return { status: "unhealthy", detail: "auth login failed: jwt expired: exp claim is not in the future" };
   if (model.auth.certificateTtlSeconds <= 0)
     return { status: "error", detail: "tls: failed to verify certificate: x509: certificate has expired or is not yet valid" };
-  if (Math.abs(node.clockSkewMs) > 60_000)
-    return { status: "unhealthy", detail: "openbao: login failed: token is not valid yet (iat in the future); check clocks" };
+  if (Math.abs(node.clockSkewMs) > 60_000) return { status: "unhealthy", detail: "auth login failed: jwt issued in future: iat claim is in the future" };
   return { status: "healthy" };
 }

@@ -65,50 +65,42 @@ export const SCENARIOS: Scenario[] = [
     "kms-plugin-unavailable",
     "KMS plugin down on one node",
     "error",
-    (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: connection refused`,
+    (k) => `rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix ${sock(k)}: connect: connection refused"`,
   ),
   plugin(
     "kms-socket-unavailable",
     "Plugin socket missing on one node",
     "error",
-    (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: no such file or directory`,
+    () => "bind socket: socket parent directory unsafe: lstat /var/run/kmsplugin: no such file or directory",
   ),
-  plugin(
-    "kms-stale-socket",
-    "Stale socket left by a crashed plugin",
-    "error",
-    (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: connection refused (socket file present, no listener)`,
-  ),
+  plugin("kms-stale-socket", "Stale socket left by a crashed plugin", "error", (k) => `listen unix ${sock(k)}: bind: address already in use`),
   plugin(
     "kms-socket-permissions-wrong",
     "Socket permissions keep the API server out",
     "error",
-    (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: permission denied`,
+    (k) => `rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix ${sock(k)}: connect: permission denied"`,
   ),
   plugin(
     "kms-selinux-apparmor-block",
     "SELinux or AppArmor denies the socket",
     "error",
-    (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: permission denied (avc: denied { connectto })`,
+    (k) =>
+      `rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix ${sock(k)}: connect: permission denied"; type=AVC msg=audit(1790000000.123:842): avc:  denied  { connectto } for  pid=2211 comm="kube-apiserver" path="${sock(k)}" scontext=system_u:system_r:kube_apiserver_t:s0 tcontext=system_u:system_r:unconfined_service_t:s0 tclass=unix_stream_socket permissive=0`,
   ),
   plugin(
     "kms-systemd-ordering-wrong",
     "Plugin starts after the API server",
     "error",
-    (k) => `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: no such file or directory (plugin unit not started yet)`,
+    (k) =>
+      `rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix ${sock(k)}: connect: no such file or directory"`,
   ),
-  plugin(
-    "kms-config-permissions-unsafe",
-    "Plugin refuses a world-readable config",
-    "error",
-    () => "plugin not running: config file /etc/kms/config.yaml has mode 0644; refusing to start (must not be world-readable)",
-  ),
+  plugin("kms-config-permissions-unsafe", "Plugin refuses a world-readable config", "error", () => "jwt read failed: identity file permissions are too broad"),
   plugin(
     "kms-static-pod-image-unavailable",
     "Plugin image cannot be pulled",
     "error",
     (k) =>
-      `rpc error: code = Unavailable desc = connection error: dial unix ${sock(k)}: connect: no such file or directory (container not started: ErrImagePull)`,
+      `Failed to pull image "ghcr.io/dc-tec/openbao-kubernetes-kms:v0.9.0": rpc error: code = NotFound desc = failed to pull and unpack image "ghcr.io/dc-tec/openbao-kubernetes-kms:v0.9.0": not found`,
   ),
   {
     id: "kms-plugin-crash-loop",
@@ -145,7 +137,11 @@ export const SCENARIOS: Scenario[] = [
   cluster("openbao-leader-failover", "OpenBao failing over (only a standby answers)", (m) => {
     m.openbao.state = "standby";
     for (const node of m.nodes)
-      for (const p of node.plugins) Object.assign(p, { health: "unhealthy", detail: "openbao: no active node (standby answered 429); retrying" });
+      for (const p of node.plugins)
+        Object.assign(p, {
+          health: "unhealthy",
+          detail: "openbao transit encrypt failed: Error making API request. Code: 503. Errors: * no active Vault instance found",
+        });
   }),
   cluster("openbao-audit-backend-pressure", "OpenBao audit device slow", (m) => void (m.decrypt.latencyFactor = 300)),
   allPlugins(
@@ -159,7 +155,7 @@ export const SCENARIOS: Scenario[] = [
     "openbao-dns-lb-misrouting",
     "DNS or load balancer sends the plugin elsewhere",
     "error",
-    "tls: failed to verify certificate: x509: certificate is valid for bao-other.internal, not openbao.internal",
+    `Put "https://openbao.internal:8200/v1/transit/encrypt/k8s-kek": tls: failed to verify certificate: x509: certificate is valid for bao-other.internal, not openbao.internal`,
   ),
   // Transit key material
   cluster(
@@ -182,7 +178,7 @@ export const SCENARIOS: Scenario[] = [
     m.decrypt.unknownKeyIdErrors = 87;
   }),
   // Authentication and issuer state
-  allPlugins("jwt-expired-apiserver-down", "Plugin's JWT expired", "unhealthy", "openbao: permission denied: token expired (code 403)", (m) => {
+  allPlugins("jwt-expired-apiserver-down", "Plugin's JWT expired", "unhealthy", "auth login failed: jwt expired: exp claim is not in the future", (m) => {
     m.auth.tokenTtlSeconds = 0;
     m.auth.loginFailures = 17;
   }),
@@ -190,42 +186,42 @@ export const SCENARIOS: Scenario[] = [
     "jwt-file-missing",
     "Plugin's JWT file missing",
     "unhealthy",
-    "auth: open /var/run/secrets/kms/token: no such file or directory",
+    "jwt read failed: open /var/run/secrets/kms/token: no such file or directory",
     (m) => void (m.auth.loginFailures = 5),
   ),
   allPlugins(
     "jwt-wrong-audience",
     "JWT audience does not match the role",
     "unhealthy",
-    "openbao: permission denied: error validating token: invalid audience (aud) claim (code 403)",
+    "Error making API request. URL: PUT https://openbao.internal:8200/v1/auth/jwt/login Code: 400. Errors: * error validating token: invalid audience (aud) claim: audience claim does not match any expected audience",
     (m) => void (m.auth.loginFailures = 9),
   ),
   allPlugins(
     "jwt-wrong-subject-or-claims",
     "JWT subject or claims do not match the role",
     "unhealthy",
-    'openbao: permission denied: error validating claims: claim "sub" does not match any associated bound claim values (code 403)',
+    'Error making API request. URL: PUT https://openbao.internal:8200/v1/auth/jwt/login Code: 400. Errors: * claim "sub" does not match any associated bound claim values',
     (m) => void (m.auth.loginFailures = 9),
   ),
   allPlugins(
     "jwt-issuer-changed",
     "JWT issuer changed",
     "unhealthy",
-    "openbao: permission denied: error validating token: invalid issuer (iss) claim (code 403)",
+    "Error making API request. URL: PUT https://openbao.internal:8200/v1/auth/jwt/login Code: 400. Errors: * error validating token: invalid issuer (iss) claim",
     (m) => void (m.auth.loginFailures = 9),
   ),
   allPlugins(
     "jwks-rotated",
     "Signing key rotated; OpenBao does not know it",
     "unhealthy",
-    "openbao: permission denied: error validating token: failed to verify id token signature (code 403)",
+    "Error making API request. URL: PUT https://openbao.internal:8200/v1/auth/jwt/login Code: 400. Errors: * error validating token: error verifying token signature: no known key successfully validated the token signature",
     (m) => void (m.auth.loginFailures = 9),
   ),
   allPlugins(
     "jwks-or-oidc-discovery-unreachable",
     "OpenBao cannot reach JWKS or OIDC discovery",
     "unhealthy",
-    "openbao: permission denied: error validating token: fetching keys oidc: get keys failed: dial tcp: i/o timeout (code 403)",
+    `Error making API request. URL: PUT https://openbao.internal:8200/v1/auth/jwt/login Code: 400. Errors: * error validating token: error verifying token signature: failed to verify signature: fetching keys oidc: get keys failed: Get "https://oidc.example.internal/keys": dial tcp 10.0.0.60:443: i/o timeout`,
     (m) => void (m.auth.loginFailures = 9),
   ),
   {
@@ -241,45 +237,40 @@ export const SCENARIOS: Scenario[] = [
     "auth-certificate-expired",
     "Plugin's client certificate expired",
     "error",
-    "auth: cert login failed: x509: certificate has expired or is not yet valid",
+    `Put "https://openbao.internal:8200/v1/auth/cert/login": remote error: tls: expired certificate`,
     (m) => void (m.auth.certificateTtlSeconds = -60),
   ),
   allPlugins(
     "certificate-identity-drift",
     "Client certificate identity does not match the role",
     "unhealthy",
-    "auth: refusing to log in: certificate URI SAN spiffe://other.example/kms does not match the configured identity",
+    "Error making API request. URL: PUT https://openbao.internal:8200/v1/auth/cert/login Code: 400. Errors: * no chain matching all constraints could be found for this login certificate",
     (m) => void (m.auth.loginFailures = 4),
   ),
   allPlugins(
     "pkcs11-module-or-token-unavailable",
     "PKCS#11 module or token unavailable",
     "error",
-    "auth: pkcs11: C_GetSlotList: CKR_TOKEN_NOT_PRESENT (token label kms-client)",
+    "auth: pkcs11: 0xE0: CKR_TOKEN_NOT_PRESENT",
     (m) => void (m.auth.loginFailures = 4),
   ),
   allPlugins(
     "spiffe-workload-api-unavailable",
     "SPIFFE Workload API unavailable",
     "error",
-    "auth: workload API: dial unix /run/spire/agent.sock: connect: no such file or directory",
+    'failed to create X509Source: rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /run/spire/sockets/agent.sock: connect: no such file or directory"',
     (m) => void (m.auth.certificateTtlSeconds = 120),
   ),
   // KMS contract, registry and decrypt
   cluster("status-key-id-differs-from-encrypt", "Status key_id differs from the Encrypt response", (m) => void (m.keyIdFlips = 3)),
   cluster("key-id-flip-flops", "key_id flip-flopping", (m) => void (m.keyIdFlips = 9)),
   cluster("unknown-key-id-on-decrypt", "Decrypt asked for an unknown key_id", (m) => void (m.decrypt.unknownKeyIdErrors = 120)),
-  plugin(
-    "registry-state-missing",
-    "Registry state file missing",
-    "unhealthy",
-    () => "registry: state file /var/lib/kms/state.json missing; auto-bootstrap not eligible after rotation; failing closed",
-  ),
+  plugin("registry-state-missing", "Registry state file missing", "unhealthy", () => "load registry state: key registry state not found"),
   plugin(
     "registry-state-corrupt-or-rolled-back",
     "Registry state corrupt or rolled back",
     "unhealthy",
-    () => "registry: state hash chain mismatch at generation 42 (checkpoint 44); failing closed",
+    () => "key registry state rollback detected: generation below checkpoint",
   ),
   cluster("annotations-missing-or-malformed", "Ciphertext annotations missing or malformed", (m) => void (m.decrypt.aadErrors = 12)),
   cluster("aad-mismatch", "Additional authenticated data mismatch", (m) => void (m.decrypt.aadErrors = 35)),

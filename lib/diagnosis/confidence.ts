@@ -1,0 +1,109 @@
+import type { FailureMode } from "@/lib/catalog/schema";
+import type { Runbook } from "@/lib/runbooks/schema";
+import { depths } from "@/lib/runbooks/walk";
+
+// How sure the ranking is, and what to ask when it is not. A suspect's confidence is its share of the evidence
+// (a softmax of the scores; the temperature is set so that stated confidence matches how often the first suspect
+// is right on the tuned part of the corpus, npm run eval:diagnosis). When the first two are too close to call,
+// the diagnosis says so and names the question that separates them.
+
+const TEMPERATURE = 0.9;
+/** Below this, or with the second suspect this close, the first is not named as the cause. */
+const SURE = 0.6;
+const CLOSE = 0.5;
+
+export interface Undecided {
+  /** The other failure mode the evidence does not separate from the first suspect. */
+  with: string;
+  withTitle: string;
+  /** The question whose answer separates them. */
+  question: string;
+  /** Where a runbook asks it; absent when it comes from the catalog entry. */
+  runbook?: { id: string; title: string; node: string; path: string[] };
+}
+
+export function confidences<T extends { score: number }>(ranked: T[]): (T & { confidence: number })[] {
+  if (ranked.length === 0) return [];
+  const top = ranked[0].score;
+  const weights = ranked.map((s) => Math.exp((s.score - top) / TEMPERATURE));
+  const total = weights.reduce((a, b) => a + b, 0);
+  return ranked.map((s, i) => ({ ...s, confidence: Math.round((weights[i] / total) * 1000) / 1000 }));
+}
+
+/** The undecided pair and its question, or undefined when the first suspect stands out. */
+export function decide(
+  ranked: { id: string; title: string; confidence: number }[],
+  modes: Map<string, FailureMode>,
+  runbooks: Runbook[],
+): Undecided | undefined {
+  const [first, second] = ranked;
+  if (!first || !second) return undefined;
+  if (first.confidence >= SURE && second.confidence < first.confidence * CLOSE) return undefined;
+  const asked = separatingQuestion(runbooks, first.id, second.id);
+  if (asked) return { with: second.id, withTitle: second.title, question: asked.question, runbook: asked.runbook };
+  const a = modes.get(first.id);
+  const b = modes.get(second.id);
+  const question = a?.diagnosis?.question ?? b?.diagnosis?.question ?? `${a?.detection ?? ""}`.trim();
+  return { with: second.id, withTitle: second.title, question: question || `check which of the two the evidence on the cluster shows` };
+}
+
+/** The node ids from the root to `target` (breadth first), as a runbook walk's ?path= takes them. */
+function pathTo(runbook: Runbook, target: string): string[] {
+  const byId = new Map(runbook.nodes.map((n) => [n.id, n]));
+  const parent = new Map<string, string>();
+  const queue = [runbook.root];
+  const seen = new Set(queue);
+  while (queue.length > 0) {
+    const id = queue.shift()!;
+    if (id === target) break;
+    for (const next of byId.get(id)?.next ?? []) {
+      if (seen.has(next.to)) continue;
+      seen.add(next.to);
+      parent.set(next.to, id);
+      queue.push(next.to);
+    }
+  }
+  const path = [target];
+  while (parent.has(path[0])) path.unshift(parent.get(path[0])!);
+  return path;
+}
+
+/** Nodes reachable from `start`, the start included. */
+function reachable(byId: Map<string, Runbook["nodes"][number]>, start: string): Set<string> {
+  const seen = new Set<string>();
+  const stack = [start];
+  while (stack.length > 0) {
+    const id = stack.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    for (const next of byId.get(id)?.next ?? []) stack.push(next.to);
+  }
+  return seen;
+}
+
+/**
+ * The runbook question whose answers lead apart to the two failure modes: one answer reaches a step naming A,
+ * another a step naming B. The deepest such question is the most specific one.
+ */
+export function separatingQuestion(runbooks: Runbook[], a: string, b: string): { question: string; runbook: NonNullable<Undecided["runbook"]> } | undefined {
+  let best: { depth: number; question: string; runbook: NonNullable<Undecided["runbook"]> } | undefined;
+  for (const runbook of runbooks) {
+    const byId = new Map(runbook.nodes.map((n) => [n.id, n]));
+    const names = (id: string) => (n: Runbook["nodes"][number]) => n.catalog.includes(id);
+    const withA = new Set(runbook.nodes.filter(names(a)).map((n) => n.id));
+    const withB = new Set(runbook.nodes.filter(names(b)).map((n) => n.id));
+    if (withA.size === 0 || withB.size === 0) continue;
+    const depth = depths(runbook);
+    for (const node of runbook.nodes) {
+      if (node.kind !== "question" || node.next.length < 2) continue;
+      const branches = node.next.map((n) => reachable(byId, n.to));
+      const reachA = branches.map((set) => [...withA].some((id) => set.has(id)));
+      const reachB = branches.map((set) => [...withB].some((id) => set.has(id)));
+      const apart = reachA.some((ra, i) => ra && reachB.some((rb, j) => rb && j !== i && !reachA[j]) && !reachB[i]);
+      const d = depth.get(node.id) ?? 0;
+      if (apart && (!best || d > best.depth))
+        best = { depth: d, question: node.label, runbook: { id: runbook.id, title: runbook.title, node: node.id, path: pathTo(runbook, node.id) } };
+    }
+  }
+  return best && { question: best.question, runbook: best.runbook };
+}

@@ -1,0 +1,215 @@
+import type { ErrorClass, FailureMode } from "@/lib/catalog/schema";
+import { classifyText, type ClassHit } from "./classify";
+import { confidences, decide, type Undecided } from "./confidence";
+import type { Runbook } from "@/lib/runbooks/schema";
+
+// Ranking the catalog's failure modes as evidence, not word overlap. What a cluster shows is turned into
+// evidence: typed error classes found in its texts, signals firing, signals healthy. Each failure mode's
+// catalog entry says which classes support it and which contradict it, which signals must fire when it is
+// the cause, and which other modes' symptoms it explains (a root cause accounts for its cascade, so the
+// symptom does not outrank it). docs/diagnosis.md explains the weights.
+
+export interface Observed {
+  signal: string;
+  subject: string;
+  state?: string;
+  detail?: string;
+  /** Texts behind the detail (the problem's fields: a plugin's whole error, a probe body); classified too. */
+  texts?: string[];
+  /** How often its state changed lately (an incident's transitions): a crash loop flaps, a dead plugin does not. */
+  flaps?: number;
+}
+
+export interface Suspect {
+  id: string;
+  title: string;
+  score: number;
+  /** How likely this is the cause, among the suspects (0 to 1); "90%" is right about 9 times in 10 (npm run eval:diagnosis). */
+  confidence: number;
+  /** One line: the strongest evidence for it. */
+  reason: string;
+  /** What speaks for it, strongest first. */
+  supports: string[];
+  /** What speaks against it. */
+  contradicts: string[];
+  signals: string[];
+  startupBlock: FailureMode["startupBlock"]["level"];
+  dataLoss: FailureMode["dataLoss"]["level"];
+  /** Alert names that linked it explicitly. */
+  linkedBy: string[];
+  /** On the first suspect only: the evidence does not separate it from the next one. */
+  undecided?: Undecided;
+}
+
+export interface DiagnoseInput {
+  /** What is not ok: firing, warning or unknown signals, or alerts, with their details. */
+  active: Observed[];
+  /** Signals seen ok now (counter-evidence: "openbao.sealed is ok"). */
+  healthy?: { signal: string; subject: string }[];
+  /** Catalog ids an alert named, with the alert that named each. */
+  linked?: { id: string; by: string }[];
+  modes: FailureMode[];
+  classes: readonly ErrorClass[];
+  runbooks?: Runbook[];
+  limit?: number;
+}
+
+const STATE_WEIGHT: Record<string, number> = { critical: 1, warning: 0.7, unknown: 0.25 };
+/** A specific class a failure mode lists, a generic one (a wrapper), an alert naming it. */
+const W = {
+  classSpecific: 4,
+  classHint: 1.5,
+  classGeneric: 0.5,
+  explainedClass: 1.5,
+  unexplainedClass: -1.5,
+  contradictClass: -4,
+  contradictFlapping: -2,
+  signal: 0.6,
+  explainedSignal: 0.25,
+  needFires: 1.5,
+  needHealthy: -4,
+  linked: 12,
+  startup: 0.05,
+  dataLoss: 0.03,
+};
+
+/** State changes within the window that make a signal "flapping". */
+const FLAPPING = 2;
+
+interface Evidence {
+  classes: Map<string, { hit: ClassHit; subjects: Set<string> }>;
+  /** Signals that flapped, with the subjects and the most changes seen. */
+  flapping: Map<string, { subjects: Set<string>; flaps: number }>;
+  firing: Map<string, { subjects: Set<string>; weight: number }>;
+  healthy: Set<string>;
+}
+
+function gather(active: Observed[], healthy: { signal: string }[], classes: readonly ErrorClass[]): Evidence {
+  const found: Evidence = { classes: new Map(), flapping: new Map(), firing: new Map(), healthy: new Set() };
+  // 100,000 alerts share a few texts: each distinct text is classified once.
+  const classified = new Map<string, ClassHit[]>();
+  for (const a of active) {
+    const weight = STATE_WEIGHT[a.state ?? "critical"] ?? 1;
+    const seen = found.firing.get(a.signal) ?? { subjects: new Set<string>(), weight: 0 };
+    seen.subjects.add(a.subject);
+    seen.weight = Math.max(seen.weight, weight);
+    found.firing.set(a.signal, seen);
+    if ((a.flaps ?? 0) >= FLAPPING) {
+      const flapping = found.flapping.get(a.signal) ?? { subjects: new Set<string>(), flaps: 0 };
+      flapping.subjects.add(a.subject);
+      flapping.flaps = Math.max(flapping.flaps, a.flaps!);
+      found.flapping.set(a.signal, flapping);
+    }
+    // An unknown signal's detail says why it could not be judged, not what is wrong.
+    if (weight < 0.5) continue;
+    for (const text of [a.detail ?? "", ...(a.texts ?? [])]) {
+      if (!text) continue;
+      let hits = classified.get(text);
+      if (!hits) classified.set(text, (hits = classifyText(text, classes)));
+      for (const hit of hits) {
+        const held = found.classes.get(hit.id) ?? { hit, subjects: new Set<string>() };
+        held.subjects.add(a.subject);
+        found.classes.set(hit.id, held);
+      }
+    }
+  }
+  for (const h of healthy) if (!found.firing.has(h.signal)) found.healthy.add(h.signal);
+  return found;
+}
+
+function listSubjects(subjects: Set<string>): string {
+  const first = [...subjects].slice(0, 3).join(", ");
+  return subjects.size > 3 ? `${first} and ${subjects.size - 3} more` : first;
+}
+
+export function diagnose(input: DiagnoseInput): Suspect[] {
+  const { modes, classes, linked = [], limit = 10 } = input;
+  const evidence = gather(input.active, input.healthy ?? [], classes);
+  const byId = new Map(modes.map((m) => [m.id, m]));
+  const detectors = new Map<string, number>();
+  for (const mode of modes) for (const s of mode.signals) detectors.set(s, (detectors.get(s) ?? 0) + 1);
+  const rarity = (signal: string) => Math.log(1 + modes.length / (detectors.get(signal) ?? 1));
+  // Classes some failure mode claims: seen but not explained, such a class argues for another cause.
+  const claimed = new Set(modes.flatMap((m) => [...(m.diagnosis?.supports ?? []), ...(m.diagnosis?.hints ?? [])]));
+
+  const scored: Omit<Suspect, "confidence">[] = [];
+  for (const mode of modes) {
+    const d = mode.diagnosis;
+    const explained = (d?.explains ?? []).map((id) => byId.get(id)).filter((m): m is FailureMode => !!m);
+    const linkedBy = [...new Set(linked.filter((l) => l.id === mode.id).map((l) => l.by))];
+    const pro: [number, string][] = [];
+    const con: [number, string][] = [];
+    let supported = linkedBy.length > 0;
+    if (linkedBy.length > 0) pro.push([W.linked, `named by the alert ${linkedBy.join(", ")}`]);
+
+    for (const [id, { hit, subjects }] of evidence.classes) {
+      const where = `on ${listSubjects(subjects)}`;
+      if (d?.supports.includes(id)) {
+        supported = true;
+        pro.push([hit.generic ? W.classGeneric : W.classSpecific, `the text says "${hit.quote}" (${hit.title}) ${where}`]);
+      } else if (d?.hints.includes(id)) {
+        supported = true;
+        pro.push([hit.generic ? W.classGeneric : W.classHint, `the text says "${hit.quote}" (${hit.title}) ${where}`]);
+      } else if (d?.contradicts.includes(id)) {
+        con.push([W.contradictClass, `the text says "${hit.quote}" (${hit.title}) ${where}`]);
+      } else if (explained.some((m) => m.diagnosis?.supports.includes(id) || m.diagnosis?.hints.includes(id))) {
+        supported = true;
+        pro.push([hit.generic ? W.classGeneric / 2 : W.explainedClass, `explains "${hit.quote}" (${hit.title}) ${where}`]);
+      } else if (!hit.generic && claimed.has(id)) {
+        con.push([W.unexplainedClass, `does not explain "${hit.quote}" (${hit.title}) ${where}`]);
+      }
+    }
+    const matched: string[] = [];
+    for (const [signal, { subjects, weight }] of evidence.firing) {
+      const state = weight >= 1 ? "critical" : weight >= 0.7 ? "warning" : "unknown";
+      if (mode.signals.includes(signal)) {
+        matched.push(signal);
+        supported ||= weight >= 0.5;
+        pro.push([W.signal * rarity(signal) * weight, `${signal} ${state} on ${listSubjects(subjects)}`]);
+      } else if (explained.some((m) => m.signals.includes(signal))) {
+        pro.push([W.explainedSignal * rarity(signal) * weight, `explains ${signal} ${state} on ${listSubjects(subjects)}`]);
+      }
+    }
+    for (const [signal, { subjects, flaps }] of evidence.flapping) {
+      if (!d?.flapping || !mode.signals.includes(signal)) continue;
+      const text = `${signal} flapped ${flaps} times on ${listSubjects(subjects)}`;
+      if (d.flapping === "contradicts") con.push([W.contradictFlapping, text]);
+      else {
+        supported = true;
+        pro.push([d.flapping === "supports" ? W.classSpecific : W.classHint, text]);
+      }
+    }
+    for (const need of d?.needs ?? []) {
+      const fires = evidence.firing.get(need);
+      if (fires && fires.weight >= 0.5) pro.push([W.needFires, `${need} fires, as it must for this cause`]);
+      else if (evidence.healthy.has(need)) con.push([-W.needHealthy, `${need} is ok, and it would fire if this were the cause`]);
+    }
+    if (!supported) continue;
+    const flags = (mode.startupBlock.level === "yes" ? W.startup : 0) + (mode.dataLoss.level === "yes" ? W.dataLoss : 0);
+    const score = pro.reduce((s, [w]) => s + w, 0) - con.reduce((s, [w]) => s + Math.abs(w), 0) + flags;
+    pro.sort((a, b) => b[0] - a[0]);
+    con.sort((a, b) => Math.abs(b[0]) - Math.abs(a[0]));
+    scored.push({
+      id: mode.id,
+      title: mode.title,
+      score: Math.round(score * 100) / 100,
+      reason: pro[0]?.[1] ?? "",
+      supports: pro.map(([, text]) => text).slice(0, 6),
+      contradicts: con.map(([, text]) => text).slice(0, 6),
+      signals: matched,
+      startupBlock: mode.startupBlock.level,
+      dataLoss: mode.dataLoss.level,
+      linkedBy,
+    });
+  }
+  scored.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  const ranked: Suspect[] = confidences(scored).slice(0, limit);
+  const undecided = decide(ranked, byId, input.runbooks ?? []);
+  if (undecided && ranked[0]) ranked[0] = { ...ranked[0], undecided };
+  return ranked;
+}
+
+/** Whether a new ranking differs from the stored one in a way worth a timeline event (order or members). */
+export function suspectsChanged(before: Pick<Suspect, "id">[], after: Pick<Suspect, "id">[]): boolean {
+  return before.length !== after.length || before.some((s, i) => s.id !== after[i].id);
+}

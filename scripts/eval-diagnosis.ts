@@ -1,0 +1,73 @@
+// npm run eval:diagnosis [-- --part tuned|held-aside|demo] [--show-held-aside] [--case <id>]
+// Runs the labelled corpus of broken clusters (test/diagnosis/corpus/) and the demo cluster's scenarios through
+// a real demo cluster server and the real monitor, and prints top-1, top-3, abstentions and calibration per part.
+// The held-aside part's misses are not printed unless asked for: it is never used for tuning.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { evaluateCases, evaluateScenarios, loadCorpus, SCENARIO_COUNT, startEvalMonitor, summarize, type Outcome, type Part } from "@/test/diagnosis/eval";
+
+const args = process.argv.slice(2);
+const option = (name: string) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const parts = option("--part") ? [option("--part")!] : ["tuned", "held-aside", "demo"];
+const only = option("--case");
+const showHeld = args.includes("--show-held-aside");
+const pct = (n: number, of: number) => (of === 0 ? "–" : `${((100 * n) / of).toFixed(1)}%`);
+
+function report(name: string, outcomes: Outcome[], showMisses: boolean): void {
+  const s = summarize(outcomes);
+  console.log(`\n## ${name}: ${s.cases} cases`);
+  console.log(`detected ${s.detected}/${s.cases}; top-1 ${s.top1}/${s.cases} (${pct(s.top1, s.cases)}); top-3 ${s.top3}/${s.cases} (${pct(s.top3, s.cases)})`);
+  console.log(`abstained (cannot tell the first two apart) ${s.abstained}, of which name the separating question ${s.abstainedWithQuestion}`);
+  console.log(`calibration (first suspect's stated confidence → how often right): ${s.calibration.map((b) => `${b.band}: ${b.right}/${b.cases}`).join("; ")}`);
+  if (!showMisses) return;
+  for (const o of outcomes.filter((x) => x.rank !== 0)) {
+    const top = o.suspects.map((x) => `${x.id} ${x.score} (${Math.round(x.confidence * 100)}%)`).join(", ");
+    console.log(`  miss ${o.id}: label ${o.label} at ${o.rank < 0 ? "none" : o.rank + 1}${o.detected ? "" : " (no signal)"}; ranked ${top || "nothing"}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const monitor = await startEvalMonitor();
+  const all: Outcome[] = [];
+  const progress = (total: number) => (o: Outcome, i: number) => process.stderr.write(`\r${o.part} ${i + 1}/${total} `);
+  try {
+    for (const part of parts) {
+      if (part === "demo") {
+        if (only) continue;
+        const outcomes = await evaluateScenarios(monitor, progress(SCENARIO_COUNT));
+        all.push(...outcomes);
+        report(
+          "demo scenarios (those that raise a signal)",
+          outcomes.filter((o) => o.detected),
+          true,
+        );
+        continue;
+      }
+      const cases = loadCorpus(part as Part).filter((c) => !only || c.id === only);
+      const outcomes = await evaluateCases(cases, part as Part, monitor, progress(cases.length));
+      all.push(...outcomes);
+      report(`corpus, ${part}`, outcomes, part !== "held-aside" || showHeld);
+    }
+  } finally {
+    await monitor.sim.stop();
+  }
+  mkdirSync("test-results", { recursive: true });
+  writeFileSync(
+    "test-results/diagnosis-eval.json",
+    JSON.stringify(
+      all.filter((o) => o.part !== "held-aside" || showHeld),
+      null,
+      1,
+    ),
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,99 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { getCatalog } from "@/lib/catalog/queries";
+import { DemoCluster } from "@/lib/demo/cluster/cluster";
+import { applyWorld, CorpusFile, type Case } from "./world";
+
+// The diagnosis corpus is data: these checks keep it loadable, labelled with real catalog failure modes, and split
+// so the held-aside part only ever measures new presentations of modes the tuned part already has.
+
+const ROOT = path.join(import.meta.dirname, "corpus");
+const FOLDERS = ["tuned", "held-aside"] as const;
+
+function load(folder: (typeof FOLDERS)[number]): { file: string; cases: Case[] }[] {
+  const dir = path.join(ROOT, folder);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".yaml"))
+    .sort()
+    .map((file) => ({ file: `${folder}/${file}`, cases: CorpusFile.parse(parse(readFileSync(path.join(dir, file), "utf8"))).cases }));
+}
+
+const files = FOLDERS.flatMap((folder) => load(folder).map((f) => ({ folder, ...f })));
+const all = files.flatMap((f) => f.cases.map((c) => ({ folder: f.folder, file: f.file, c })));
+
+describe("diagnosis corpus", () => {
+  it("has both folders, each with cases", () => {
+    for (const folder of FOLDERS) expect(files.filter((f) => f.folder === folder).length, folder).toBeGreaterThan(0);
+    expect(all.length).toBeGreaterThanOrEqual(100);
+  });
+
+  it("gives every case an id no other case in either folder has", () => {
+    const seen = new Map<string, string>();
+    const repeats: string[] = [];
+    for (const { file, c } of all) {
+      if (seen.has(c.id)) repeats.push(`${c.id} in ${seen.get(c.id)} and ${file}`);
+      seen.set(c.id, file);
+    }
+    expect(repeats).toEqual([]);
+  });
+
+  it("labels every case with a failure mode of the catalog", () => {
+    const modes = new Set(
+      getCatalog()
+        .entries.filter((e) => e.kind === "failure-mode")
+        .map((e) => e.id),
+    );
+    const wrong = all.filter(({ c }) => !modes.has(c.label)).map(({ file, c }) => `${file}: ${c.id} -> ${c.label}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it("puts every held-aside label in the tuned part too", () => {
+    const tuned = new Set(all.filter((x) => x.folder === "tuned").map(({ c }) => c.label));
+    const unseen = all.filter((x) => x.folder === "held-aside" && !tuned.has(x.c.label)).map(({ c }) => `${c.id} -> ${c.label}`);
+    expect(unseen).toEqual([]);
+  });
+
+  it("holds aside exactly one case of every failure mode", () => {
+    const held = all.filter((x) => x.folder === "held-aside").map(({ c }) => c.label);
+    const labels = new Set(all.map(({ c }) => c.label));
+    expect(held.length).toBe(new Set(held).size);
+    expect(new Set(held)).toEqual(labels);
+  });
+
+  it("applies every case's world to a fresh three-node demo cluster", () => {
+    const failures: string[] = [];
+    for (const { file, c } of all) {
+      const cluster = new DemoCluster({ nodes: 3, now: () => new Date("2026-11-23T10:00:00Z") });
+      try {
+        applyWorld(cluster, c.world);
+        // The reporters must have been able to write: a refused write would leave the case without its evidence.
+        if (cluster.lastReporterError) failures.push(`${file}: ${c.id}: reporter write refused: ${cluster.lastReporterError}`);
+      } catch (error) {
+        failures.push(`${file}: ${c.id}: ${(error as Error).message}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("cites a source for every case and keeps every failure visible somewhere", () => {
+    const silent: string[] = [];
+    for (const { file, c } of all) {
+      const w = c.world;
+      const visible =
+        (w.plugins ?? []).some((p) => p.health !== "healthy" || p.flapping || p.kekID) ||
+        (w.nodeState ?? []).length > 0 ||
+        (w.openbao !== undefined && w.openbao !== "active") ||
+        w.transit !== undefined ||
+        w.stack !== undefined ||
+        w.auth !== undefined ||
+        w.decrypt !== undefined ||
+        w.keyIdFlips !== undefined ||
+        w.identityFallback !== undefined;
+      if (!visible) silent.push(`${file}: ${c.id}`);
+      if (!/[a-z0-9-]+\/[a-z0-9.-]+|seed|catalog/i.test(c.from)) silent.push(`${file}: ${c.id}: from names no source`);
+    }
+    expect(silent).toEqual([]);
+  });
+});

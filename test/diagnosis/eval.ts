@@ -1,0 +1,190 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parse } from "yaml";
+import { SCENARIOS, setScenario } from "@/lib/demo/cluster/scenarios";
+import { rankSuspects, type Suspect } from "@/lib/incidents/suspects";
+import type { Signal } from "@/lib/signals/signal-model";
+import { settledPoll, startDemoMonitor, type DemoMonitor } from "@/test/demo-monitor";
+import { applyWorld, CorpusFile, type Case } from "./world";
+
+// The diagnosis evaluation: each broken cluster of the corpus (and each demo scenario) is put on a real demo
+// cluster server, read by the real monitor through the real client, and the ranking of its live signals is
+// compared with the label. Shared by `npm run eval:diagnosis` and the regression test.
+
+export const CORPUS_DIR = path.join(process.cwd(), "test", "diagnosis", "corpus");
+export type Part = "tuned" | "held-aside";
+
+export interface Outcome {
+  id: string;
+  part: Part | "demo";
+  label: string;
+  /** 0-based rank of the label among the suspects; -1 when it is not among them. */
+  rank: number;
+  /** Whether any signal was not ok. */
+  detected: boolean;
+  top?: Pick<Suspect, "id" | "confidence" | "undecided">;
+  suspects: Pick<Suspect, "id" | "score" | "confidence">[];
+}
+
+export function loadCorpus(part: Part): Case[] {
+  const dir = path.join(CORPUS_DIR, part);
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !n.startsWith("metrics-only"));
+  } catch {
+    return [];
+  }
+  return names.sort().flatMap((name) => CorpusFile.parse(parse(readFileSync(path.join(dir, name), "utf8"))).cases);
+}
+
+/** The string facts of a signal's problem: what the live pipeline hands the diagnosis besides the sentence. */
+export function problemTexts(s: Signal): string[] {
+  return Object.values(s.problem?.fields ?? {}).filter((v): v is string => typeof v === "string" && v.length > 0);
+}
+
+/** What an incident would hold after a few rounds: each (signal, subject) at its worst state, with how often it changed. */
+interface Seen {
+  signal: Signal;
+  worst: Signal;
+  flaps: number;
+}
+
+const RANK: Record<string, number> = { ok: 0, unknown: 1, warning: 2, critical: 3 };
+
+function judge(id: string, part: Outcome["part"], label: string, seen: Map<string, Seen>): Outcome {
+  const all = [...seen.values()];
+  const active = all.filter((x) => x.worst.state !== "ok");
+  const healthy = all.filter((x) => x.worst.state === "ok").map((x) => ({ signal: x.worst.id, subject: x.worst.subject }));
+  const ranked = rankSuspects({
+    active: active.map(({ worst: s, flaps }) => ({ signal: s.id, subject: s.subject, state: s.state, detail: s.detail, texts: problemTexts(s), flaps })),
+    healthy,
+    limit: 100,
+  });
+  return {
+    id,
+    part,
+    label,
+    rank: ranked.findIndex((r) => r.id === label),
+    detected: active.length > 0,
+    top: ranked[0] && { id: ranked[0].id, confidence: ranked[0].confidence, undecided: ranked[0].undecided },
+    suspects: ranked.slice(0, 5).map(({ id: sid, score, confidence }) => ({ id: sid, score, confidence })),
+  };
+}
+
+/** A clock the simulated cluster and the monitor share, moved on by the evaluation (no waiting). */
+export function evalClock(): { now: () => Date; advance: (ms: number) => void } {
+  let at = Date.now();
+  return { now: () => new Date(at), advance: (ms) => void (at += ms) };
+}
+
+/** Rounds per case, a reporter interval apart: enough for a stopped reporter to go stale and a crash loop to flap. */
+const ROUNDS = 4;
+const STEP_MS = 90_000;
+
+async function observeRounds(sim: DemoMonitor, clock: ReturnType<typeof evalClock>, change: () => Promise<void> | void): Promise<Map<string, Seen>> {
+  // A healthy, settled baseline first, so that nothing of the previous case is left.
+  applyWorld(sim.server.cluster, {});
+  clock.advance(STEP_MS);
+  sim.server.cluster.report();
+  await settledPoll(sim.entry, 5000, clock.now);
+  await change();
+  const seen = new Map<string, Seen>();
+  for (let round = 0; round < ROUNDS; round++) {
+    if (round > 0) {
+      clock.advance(STEP_MS);
+      sim.server.cluster.report();
+    }
+    const health = await settledPoll(sim.entry, 5000, clock.now);
+    for (const signal of health.signals) {
+      const key = `${signal.id}\u0000${signal.subject}`;
+      const held = seen.get(key);
+      if (!held) seen.set(key, { signal, worst: signal, flaps: 0 });
+      else {
+        if (held.signal.state !== signal.state) held.flaps++;
+        held.signal = signal;
+        if ((RANK[signal.state] ?? 0) >= (RANK[held.worst.state] ?? 0)) held.worst = signal;
+      }
+    }
+  }
+  return seen;
+}
+
+/** Runs cases on one demo cluster, one after the other, each from a healthy, settled baseline. */
+export async function evaluateCases(cases: Case[], part: Part, monitor: EvalMonitor, onCase?: (o: Outcome, i: number) => void): Promise<Outcome[]> {
+  const { sim, clock } = monitor;
+  const outcomes: Outcome[] = [];
+  {
+    for (const [i, c] of cases.entries()) {
+      const seen = await observeRounds(sim, clock, () => applyWorld(sim.server.cluster, c.world));
+      const outcome = judge(c.id, part, c.label, seen);
+      outcomes.push(outcome);
+      onCase?.(outcome, i);
+    }
+  }
+  return outcomes;
+}
+
+export interface EvalMonitor {
+  sim: DemoMonitor;
+  clock: ReturnType<typeof evalClock>;
+}
+
+/** A demo cluster and monitor on one shared clock, for evaluateCases and evaluateScenarios. */
+export async function startEvalMonitor(): Promise<EvalMonitor> {
+  const clock = evalClock();
+  return { sim: await startDemoMonitor({ now: clock.now }), clock };
+}
+
+const DEMO_SCENARIOS = SCENARIOS.filter((s) => s.catalog && !s.apiFault && !s.apiEvent);
+export const SCENARIO_COUNT = DEMO_SCENARIOS.length;
+
+/** The demo cluster's own scenarios that reproduce a catalog failure mode. */
+export async function evaluateScenarios({ sim, clock }: EvalMonitor, onCase?: (o: Outcome, i: number) => void): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  const scenarios = DEMO_SCENARIOS;
+  for (const [i, scenario] of scenarios.entries()) {
+    const seen = await observeRounds(sim, clock, () => setScenario(sim.server.cluster, scenario.id, true, { node: "master-0" }));
+    await setScenario(sim.server.cluster, scenario.id, false);
+    const outcome = judge(scenario.id, "demo", scenario.catalog!, seen);
+    outcomes.push(outcome);
+    onCase?.(outcome, i);
+  }
+  return outcomes;
+}
+
+export interface Summary {
+  cases: number;
+  detected: number;
+  top1: number;
+  top3: number;
+  /** Cases where the diagnosis said it cannot tell the first two apart. */
+  abstained: number;
+  /** Abstentions that name the question separating the two. */
+  abstainedWithQuestion: number;
+  /** Per stated-confidence band of the first suspect: how often it was right. */
+  calibration: { band: string; cases: number; right: number }[];
+}
+
+const BANDS = [0, 0.5, 0.7, 0.9, 1.01];
+
+export function summarize(outcomes: Outcome[]): Summary {
+  const detected = outcomes.filter((o) => o.detected);
+  const calibration = BANDS.slice(0, -1).map((low, i) => {
+    const inBand = outcomes.filter((o) => o.top && o.top.confidence >= low && o.top.confidence < BANDS[i + 1]);
+    return {
+      band: `${Math.round(low * 100)}–${Math.min(100, Math.round(BANDS[i + 1] * 100))}%`,
+      cases: inBand.length,
+      right: inBand.filter((o) => o.rank === 0).length,
+    };
+  });
+  const abstained = outcomes.filter((o) => o.top?.undecided);
+  return {
+    cases: outcomes.length,
+    detected: detected.length,
+    top1: outcomes.filter((o) => o.rank === 0).length,
+    top3: outcomes.filter((o) => o.rank >= 0 && o.rank < 3).length,
+    abstained: abstained.length,
+    abstainedWithQuestion: abstained.filter((o) => o.top!.undecided!.question.trim().length > 0).length,
+    calibration,
+  };
+}
