@@ -43,6 +43,19 @@ export function rankTrigger(t: { signal: string; subject: string; state: string;
   return rankSuspects({ active, entries: getCatalog().entries, limit: 10 }).map((s) => s.id);
 }
 
+const candidates = new WeakMap<object, Map<string, string[]>>();
+/** The failure modes the catalog lists a signal for: what a firing signal could be a symptom of. */
+export function candidatesOf(signal: string): string[] {
+  const { entries } = getCatalog();
+  let bySignal = candidates.get(entries);
+  if (!bySignal) {
+    bySignal = new Map();
+    for (const e of entries) if (e.kind === "failure-mode") for (const s of e.signals) bySignal.set(s, [...(bySignal.get(s) ?? []), e.id]);
+    candidates.set(entries, bySignal);
+  }
+  return bySignal.get(signal) ?? [];
+}
+
 const member = (cluster: string, t: Trigger): MemberInput => ({
   cluster,
   signal: t.signal,
@@ -82,7 +95,7 @@ export async function applyRound(
       });
     const previous = await loadRuleState(tx, cluster);
     const incidents = await loadViews(tx, cluster, now, config);
-    const { state, changed, actions } = decideRound({ cluster, previous, signals: clean, incidents, now, config, rankTrigger });
+    const { state, changed, actions } = decideRound({ cluster, previous, signals: clean, incidents, now, config, rankTrigger, candidatesOf });
     const evidence = new Map(clean.map((s) => [fingerprintOf({ cluster, signal: s.id, subject: s.subject }), s.evidence]));
     const touched = new Set<number>();
     // Incidents where something fired this round: only these may be renamed after their top suspect.
@@ -117,6 +130,16 @@ export async function applyRound(
             fired.add(action.incidentId);
           }
           touched.add(action.incidentId);
+        });
+      } else if (action.kind === "detail") {
+        // What a firing member says now: the suspects are ranked from it (no timeline event: the state is the same).
+        await unit([], `incident ${action.incidentId}: detail`, async () => {
+          await tx.incidentMember.updateMany({
+            where: { incidentId: action.incidentId, fingerprint: action.fingerprint, open: true },
+            data: { detail: cleanText(action.detail, 2000) },
+          });
+          touched.add(action.incidentId);
+          fired.add(action.incidentId);
         });
       } else if (action.kind === "open") {
         const opened = await inSavepoint(tx, async () => {

@@ -1,4 +1,5 @@
 import { getCatalog, getSignalMap } from "@/lib/catalog/queries";
+import type { FailureMode } from "@/lib/catalog/schema";
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { fingerprintOf } from "./fingerprint";
 import { isHealthy, type IncidentView, type Severity } from "./rules";
@@ -206,7 +207,8 @@ export async function refreshSuspects(tx: Tx, incidentId: number, now: Date, act
   }
   if (!retitle) return;
   const signalTitle = (signal: string) => getSignalMap().get(signal)?.title ?? signal;
-  const { title, why } = autoTitle({ signal: incident.signal, subject: incident.subject, active: activeMembers, suspects: after, signalTitle });
+  const modeSignals = (id: string) => getCatalog().entries.find((e): e is FailureMode => e.kind === "failure-mode" && e.id === id)?.signals;
+  const { title, why } = autoTitle({ signal: incident.signal, subject: incident.subject, active: activeMembers, suspects: after, signalTitle, modeSignals });
   if (title.slice(0, 300) === incident.title) return;
   const lastSet = await tx.incidentEvent.findFirst({ where: { incidentId, kind: "title_changed", actor: RULES_ACTOR }, orderBy: { id: "desc" } });
   const made = [titleFor(incident.signal, incident.subject), (lastSet?.payload as { after?: unknown } | null)?.after];

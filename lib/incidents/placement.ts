@@ -15,43 +15,43 @@ const startOf = (i: IncidentView) => (i.reopenedAt ?? i.openedAt).getTime();
 /** How many of a fingerprint's own suspects count as its likely causes (the catalog's failure modes share signals). */
 export const TOP_CAUSES = 3;
 
-/** Both sides have suspects and the incident's best one is among the fingerprint's top 3: the same root cause. */
-const sameCause = (causes: () => string[], incident: IncidentView) =>
-  (incident.suspects?.length ?? 0) > 0 && causes().slice(0, TOP_CAUSES).includes(incident.suspects![0]);
-/**
- * Neither side knows a cause, or their rankings (up to 10 each) share one. One signal alone ranks noisily, so
- * only rankings with nothing in common contradict (a webhook deleted beside a sealed OpenBao).
- */
-const compatible = (causes: () => string[], incident: IncidentView) =>
-  !incident.suspects?.length || causes().length === 0 || incident.suspects.some((s) => causes().includes(s));
+/** What the rules know of a firing fingerprint's causes; an alert has neither. */
+export interface Causes {
+  /** Its own suspects, best first, ranked on demand (only an incident with suspects asks; a ranking costs ~0.4 ms). */
+  ranked?: () => string[];
+  /** Every failure mode the catalog lists its signal for: what it could be a symptom of. */
+  candidates?: string[];
+}
 
 /**
  * Where a fingerprint that fires goes, first match wins: (1) its unresolved incident; (2) a recently resolved one
- * holding it, unless suspects on both sides say the cause differs; (3) an unresolved incident of any age whose top suspect is
- * among the fingerprint's own top suspects; (4) the newest incident opened within the group window whose suspects
- * do not contradict; (5) a new incident. `causes` are the fingerprint's own ranked suspects, best first (none for an
- * alert); given as a function, they are ranked only when an incident with suspects asks (a ranking costs ~0.4 ms).
+ * holding it, unless suspects on both sides say the cause differs; (3) an unresolved incident of any age whose top
+ * suspect is among the fingerprint's own top 3 (the same root cause); (4) the newest incident opened within the
+ * group window that it does not contradict; (5) a new incident.
  */
-export function placeFingerprint(
-  fingerprint: string,
-  incidents: IncidentView[],
-  now: Date,
-  config: IncidentRulesConfig,
-  causesOf: string[] | (() => string[]) = [],
-): Placement {
-  let ranked: string[] | undefined;
-  const causes = () => (ranked ??= typeof causesOf === "function" ? causesOf() : causesOf);
+export function placeFingerprint(fingerprint: string, incidents: IncidentView[], now: Date, config: IncidentRulesConfig, causes: Causes = {}): Placement {
+  let memo: string[] | undefined;
+  const ranked = () => (memo ??= causes.ranked?.() ?? []);
+  const suspected = (i: IncidentView) => (i.suspects?.length ?? 0) > 0;
+  const sameCause = (i: IncidentView) => suspected(i) && ranked().slice(0, TOP_CAUSES).includes(i.suspects![0]);
+  // One signal alone ranks narrowly (a plugin's "connection refused" names plugin faults, not OpenBao), so only a
+  // fingerprint that can be a symptom of none of the incident's suspects, and ranks none of them, contradicts it.
+  const compatible = (i: IncidentView) =>
+    !suspected(i) ||
+    i.suspects!.some((s) => causes.candidates?.includes(s)) ||
+    ranked().length + (causes.candidates?.length ?? 0) === 0 ||
+    i.suspects!.some((s) => ranked().includes(s));
   const holds = (i: IncidentView) => i.members.some((m) => m.fingerprint === fingerprint);
   const active = incidents.find((i) => i.status !== "resolved" && holds(i));
   if (active) return { kind: "member", incidentId: active.id };
   const recent = incidents
     .filter((i) => i.status === "resolved" && i.resolvedAt && holds(i) && seconds(i.resolvedAt, now) <= config.reopenWindowSeconds)
     .sort((a, b) => b.resolvedAt!.getTime() - a.resolvedAt!.getTime())[0];
-  if (recent && (!recent.suspects?.length || causes().length === 0 || sameCause(causes, recent))) return { kind: "reopen", incidentId: recent.id };
+  if (recent && (!suspected(recent) || ranked().length === 0 || sameCause(recent))) return { kind: "reopen", incidentId: recent.id };
   const unresolved = incidents.filter((i) => i.status !== "resolved").sort((a, b) => startOf(b) - startOf(a));
-  const cause = unresolved.find((i) => sameCause(causes, i));
+  const cause = unresolved.find(sameCause);
   if (cause) return { kind: "join", incidentId: cause.id };
-  const young = unresolved.find((i) => seconds(i.reopenedAt ?? i.openedAt, now) <= config.groupWindowSeconds && compatible(causes, i));
+  const young = unresolved.find((i) => seconds(i.reopenedAt ?? i.openedAt, now) <= config.groupWindowSeconds && compatible(i));
   if (young) return { kind: "join", incidentId: young.id };
   return { kind: "open" };
 }

@@ -18,11 +18,21 @@ class World {
   constructor(
     private config: IncidentRulesConfig,
     private causes: Partial<Record<string, string[]>>,
+    private candidates: Partial<Record<string, string[]>> = {},
   ) {}
   round(s: number, signals: Signal[]): RuleAction[] {
     const now = at(s);
     const rankTrigger = (t: { signal: string; detail: string }) => this.causes[`${t.signal} ${t.detail}`] ?? this.causes[t.signal] ?? [];
-    const result = decideRound({ cluster: "prod", previous: this.state, signals, incidents: this.incidents, now, config: this.config, rankTrigger });
+    const result = decideRound({
+      cluster: "prod",
+      previous: this.state,
+      signals,
+      incidents: this.incidents,
+      now,
+      config: this.config,
+      rankTrigger,
+      candidatesOf: (signal) => this.candidates[signal] ?? [],
+    });
     this.state = result.state;
     for (const action of result.actions) {
       if (action.kind === "open") {
@@ -67,6 +77,22 @@ describe("grouping by shared cause", () => {
     const world = new World(config, { "openbao.sealed": ["openbao-sealed"], "webhook.missing": ["webhook-deleted"] });
     world.round(0, [sig("openbao.sealed", "openbao", "critical")]);
     expect(world.round(30, [sig("openbao.sealed", "openbao", "critical"), sig("webhook.missing", "cluster", "critical")])).toEqual([
+      { kind: "open", group: [expect.objectContaining({ signal: "webhook.missing" })] },
+    ]);
+  });
+
+  it("within the group window, a symptom the incident's suspects can cause joins, though its own ranking names others", () => {
+    const world = new World(
+      config,
+      { "openbao.unreachable": ["openbao-unavailable"], "kms.plugin.unhealthy": ["kms-plugin-crash-loop", "kms-socket-unavailable"] },
+      { "kms.plugin.unhealthy": ["kms-plugin-crash-loop", "openbao-unavailable"], "webhook.missing": ["webhook-misbehaving"] },
+    );
+    world.round(0, [sig("openbao.unreachable", "openbao", "critical")]);
+    const plugin = sig("kms.plugin.unhealthy", "master-1/1", "critical", "transit: connection refused");
+    expect(world.round(30, [sig("openbao.unreachable", "openbao", "critical"), plugin])).toEqual([
+      { kind: "join", incidentId: 1, trigger: expect.objectContaining({ signal: "kms.plugin.unhealthy" }) },
+    ]);
+    expect(world.round(60, [sig("openbao.unreachable", "openbao", "critical"), plugin, sig("webhook.missing", "cluster", "critical")])).toEqual([
       { kind: "open", group: [expect.objectContaining({ signal: "webhook.missing" })] },
     ]);
   });
@@ -152,5 +178,17 @@ describe("signals explained by another firing signal", () => {
     for (let s = 0; s <= 330; s += 30) world.round(s, apiDown("critical"));
     for (let s = 360; s < 660; s += 30) world.round(s, apiDown("ok"));
     expect(world.round(660, apiDown("ok"))).toEqual([expect.objectContaining({ kind: "resolve", incidentId: 1 })]);
+  });
+});
+
+describe("what a firing member says", () => {
+  it("a member that keeps firing but says something new has its detail recorded, so the suspects see it", () => {
+    const world = new World(config, {});
+    world.round(0, [plugin("critical", "Failed to pull image")]);
+    expect(world.round(30, [plugin("critical", "Failed to pull image")])).toEqual([]);
+    expect(world.round(60, [plugin("critical", "auth login failed: jwt expired")])).toEqual([
+      { kind: "detail", incidentId: 1, fingerprint: expect.stringContaining("kms.plugin.unhealthy"), detail: "auth login failed: jwt expired" },
+    ]);
+    expect(world.round(90, [plugin("ok", "healthy")])).toEqual([expect.objectContaining({ kind: "transition", to: "ok" })]);
   });
 });

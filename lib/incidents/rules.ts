@@ -39,7 +39,9 @@ export type RuleAction =
       detail: string;
       healthy: boolean;
     }
-  | { kind: "resolve"; incidentId: number; healthySince: Date; reason: string };
+  | { kind: "resolve"; incidentId: number; healthySince: Date; reason: string }
+  /** A member still firing says something new (a plugin that failed on an image pull now fails on an expired token). */
+  | { kind: "detail"; incidentId: number; fingerprint: string; detail: string };
 
 export interface RoundInput {
   cluster: string;
@@ -51,6 +53,8 @@ export interface RoundInput {
   config: IncidentRulesConfig;
   /** The suspects of one firing signal on its own, best first (apply-round.ts ranks them); none: grouping by time only. */
   rankTrigger?: (t: { signal: string; subject: string; state: ObservedState; detail: string }) => string[];
+  /** The failure modes the catalog lists a signal for (what it could be a symptom of). */
+  candidatesOf?: (signal: string) => string[];
 }
 export interface RoundResult {
   state: RuleState;
@@ -74,12 +78,13 @@ function firingReason(obs: Observation, now: Date, config: IncidentRulesConfig):
   return undefined;
 }
 
-function observe(input: RoundInput): { state: RuleState; changed: Set<string>; previousStates: Map<string, ObservedState> } {
+function observe(input: RoundInput): { state: RuleState; changed: Set<string>; previousStates: Map<string, ObservedState>; retold: Set<string> } {
   const { cluster, previous, signals, now, config } = input;
   const state: RuleState = new Map(previous);
   const changed = new Set<string>();
   const previousStates = new Map<string, ObservedState>();
   const seen = new Set<string>();
+  const retold = new Set<string>();
   for (const signal of signals) {
     const fp = fingerprintOf({ cluster, signal: signal.id, subject: signal.subject });
     if (seen.has(fp)) continue; // a duplicate (signal, subject) in one round counts once
@@ -91,6 +96,7 @@ function observe(input: RoundInput): { state: RuleState; changed: Set<string>; p
       const streak = Math.min(prev.streak + 1, config.openAfterObservations);
       state.set(fp, { ...prev, streak, detail: signal.detail });
       if (streak !== prev.streak) changed.add(fp);
+      if (signal.detail !== prev.detail) retold.add(fp);
       continue;
     }
     state.set(fp, { signal: signal.id, subject: signal.subject, state: signal.state, since: now, streak: 1, handled: false, detail: signal.detail });
@@ -105,14 +111,14 @@ function observe(input: RoundInput): { state: RuleState; changed: Set<string>; p
       changed.add(fp);
     }
   }
-  return { state, changed, previousStates };
+  return { state, changed, previousStates, retold };
 }
 
 const severityOf = (state: ObservedState): Severity => (state === "critical" ? "critical" : "warning");
 
 export function decideRound(input: RoundInput): RoundResult {
   const { now, config } = input;
-  const { state, changed, previousStates } = observe(input);
+  const { state, changed, previousStates, retold } = observe(input);
   const actions: RuleAction[] = [];
   // A working copy of the incidents: placements in this round see each other (id -1 is the one being opened).
   const incidents: IncidentView[] = input.incidents.map((i) => ({ ...i, members: [...i.members] }));
@@ -121,7 +127,12 @@ export function decideRound(input: RoundInput): RoundResult {
   for (const incident of incidents) {
     if (incident.status === "resolved") continue;
     for (const member of incident.members) {
-      if (member.source !== "signal" || !changed.has(member.fingerprint)) continue;
+      if (member.source !== "signal") continue;
+      const current = state.get(member.fingerprint);
+      if (retold.has(member.fingerprint) && current && !isHealthy(current.state)) {
+        actions.push({ kind: "detail", incidentId: incident.id, fingerprint: member.fingerprint, detail: current.detail });
+      }
+      if (!changed.has(member.fingerprint)) continue;
       const obs = state.get(member.fingerprint)!;
       const from = previousStates.get(member.fingerprint) ?? "ok";
       if (from === obs.state) continue;
@@ -163,8 +174,8 @@ export function decideRound(input: RoundInput): RoundResult {
   const group: Trigger[] = [];
   for (const trigger of triggers) {
     // Ranked on demand (and kept on the trigger): only an incident with suspects needs the fingerprint's own.
-    const causes = () => (trigger.suspects ??= input.rankTrigger?.(trigger) ?? []);
-    let placement = placeFingerprint(trigger.fingerprint, incidents, now, config, causes);
+    const ranked = () => (trigger.suspects ??= input.rankTrigger?.(trigger) ?? []);
+    let placement = placeFingerprint(trigger.fingerprint, incidents, now, config, { ranked, candidates: input.candidatesOf?.(trigger.signal) });
     const explaining = placement.kind === "member" ? undefined : explainer(state.get(trigger.fingerprint)!);
     if (explaining) {
       // A consequence joins the incident of the signal that explains it, or waits (unhandled) until that one opens.
