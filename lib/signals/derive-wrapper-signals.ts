@@ -34,7 +34,16 @@ export function deriveWrapperSignals(input: WrapperInput): Signal[] {
   return signals;
 }
 
+// Unchanged pods keep their view (lib/sources/kube/read-pods.ts), so their signal is derived once.
+const derivedBefore = new WeakMap<InjectedPodView, Signal>();
+
 function podSignal(pod: InjectedPodView): Signal {
+  let signal = derivedBefore.get(pod);
+  if (!signal) derivedBefore.set(pod, (signal = derivePod(pod)));
+  return signal;
+}
+
+function derivePod(pod: InjectedPodView): Signal {
   const subject = pod.namespace ? `${pod.namespace}/${pod.name ?? "?"}` : (pod.name ?? "pod");
   const crashing = pod.wrapped.find((c) => c.waiting?.reason === "CrashLoopBackOff");
   const restarted = pod.wrapped.filter((c) => c.restartCount > 0 && c.lastTerminated).sort((a, b) => b.restartCount - a.restartCount)[0];

@@ -28,7 +28,20 @@ export interface InjectedPodView {
   problems: ReadProblem[];
 }
 
+// A watch keeps an unchanged pod as the same object, so 5,000 pods are read once, not every round.
+const readBefore = new WeakMap<object, InjectedPodView>();
+
+/** The view is shared between calls for the same object: read it, never change it. */
 export function readInjectedPod(obj: unknown, wrapper: string = STACK.wrapper): InjectedPodView {
+  const memo = wrapper === STACK.wrapper && isRecord(obj);
+  const before = memo ? readBefore.get(obj) : undefined;
+  if (before) return before;
+  const view = readPod(obj, wrapper);
+  if (memo) readBefore.set(obj, view);
+  return view;
+}
+
+function readPod(obj: unknown, wrapper: string): InjectedPodView {
   const problems: ReadProblem[] = [];
   if (!isRecord(obj)) {
     problems.push({ kind: "wrong-type", subject: "Pod", fields: { found: describeType(obj), expected: "an object" } });
