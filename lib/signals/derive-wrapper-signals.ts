@@ -90,6 +90,16 @@ function describe(c: WrappedContainerView): string {
   return clipLineKeepingEnd(parts.join("; "), 400);
 }
 
+// Pods failing the same way share their message: each distinct text is clipped once (a small, reset cache).
+const clippedBefore = new Map<string, string>();
+
 function keepEnd(text: string | undefined, max: number): string | null {
-  return text === undefined ? null : clipLineKeepingEnd(text, max);
+  if (text === undefined) return null;
+  const key = `${max}:${text}`;
+  let clipped = clippedBefore.get(key);
+  if (clipped === undefined) {
+    if (clippedBefore.size >= 1_000) clippedBefore.clear();
+    clippedBefore.set(key, (clipped = clipLineKeepingEnd(text, max)));
+  }
+  return clipped;
 }
