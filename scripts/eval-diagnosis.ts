@@ -3,8 +3,7 @@
 // a real demo cluster server and the real monitor, and prints top-1, top-3, abstentions and calibration per part.
 // The held-aside part's misses are not printed unless asked for: it is never used for tuning.
 import { mkdirSync, writeFileSync } from "node:fs";
-import { startDemoMonitor } from "@/test/demo-monitor";
-import { evaluateCases, evaluateScenarios, loadCorpus, SCENARIO_COUNT, summarize, type Outcome, type Part } from "@/test/diagnosis/eval";
+import { evaluateCases, evaluateScenarios, loadCorpus, SCENARIO_COUNT, startEvalMonitor, summarize, type Outcome, type Part } from "@/test/diagnosis/eval";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -30,7 +29,7 @@ function report(name: string, outcomes: Outcome[], showMisses: boolean): void {
 }
 
 async function main(): Promise<void> {
-  const monitor = await startDemoMonitor();
+  const monitor = await startEvalMonitor();
   const all: Outcome[] = [];
   const progress = (total: number) => (o: Outcome, i: number) => process.stderr.write(`\r${o.part} ${i + 1}/${total} `);
   try {
@@ -52,7 +51,7 @@ async function main(): Promise<void> {
       report(`corpus, ${part}`, outcomes, part !== "held-aside" || showHeld);
     }
   } finally {
-    await monitor.stop();
+    await monitor.sim.stop();
   }
   mkdirSync("test-results", { recursive: true });
   writeFileSync(

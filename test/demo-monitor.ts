@@ -17,8 +17,9 @@ export interface DemoMonitor {
   stop: () => Promise<void>;
 }
 
-export async function startDemoMonitor(): Promise<DemoMonitor> {
-  const server = new DemoServer({ cluster: new DemoCluster({ nodes: 3, intervalMs: 60_000 }) });
+/** `now` drives the simulated cluster's clock (its reporters' timestamps); tests that let time pass pass the same clock to pollOnce. */
+export async function startDemoMonitor(options: { now?: () => Date } = {}): Promise<DemoMonitor> {
+  const server = new DemoServer({ cluster: new DemoCluster({ nodes: 3, intervalMs: 60_000, now: options.now }) });
   const endpoints = await server.start();
   const dir = mkdtempSync(path.join(tmpdir(), "faultline-demo-monitor-"));
   const kubeconfig = path.join(dir, "demo.kubeconfig");
@@ -67,13 +68,13 @@ export async function pollUntil(entry: Monitored, check: (h: Health) => boolean,
 }
 
 /** Rounds until two in a row, 100 ms apart, show the same signal states: a change has fully arrived. */
-export async function settledPoll(entry: Monitored, ms = 5000): Promise<Health> {
+export async function settledPoll(entry: Monitored, ms = 5000, now?: () => Date): Promise<Health> {
   const key = (h: Health) => JSON.stringify(h.signals.map((s) => [s.id, s.subject, s.state, s.detail]));
-  let last = await pollOnce(entry);
+  let last = await pollOnce(entry, now);
   const end = Date.now() + ms;
   for (;;) {
     await new Promise((r) => setTimeout(r, 100));
-    const next = await pollOnce(entry);
+    const next = await pollOnce(entry, now);
     if (key(next) === key(last) || Date.now() > end) return next;
     last = next;
   }

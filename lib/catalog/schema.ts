@@ -61,6 +61,8 @@ export const DiagnosisInput = z.strictObject({
   needs: z.array(z.string().regex(SIGNAL_ID, "must be a signal id like openbao.sealed")).default([]),
   /** Failure modes whose symptoms this root cause produces: their evidence counts for it too. */
   explains: z.array(Slug).default([]),
+  /** What it means when one of its signals flaps (fails and recovers again and again): a crash loop flaps, a dead plugin does not. */
+  flapping: z.enum(["supports", "hints", "contradicts"]).optional(),
   /** The check that confirms it, asked when the evidence cannot tell it from a neighbour. */
   question: Prose.optional(),
 });

@@ -7,7 +7,7 @@ import { depths } from "@/lib/runbooks/walk";
 // is right on the tuned part of the corpus, npm run eval:diagnosis). When the first two are too close to call,
 // the diagnosis says so and names the question that separates them.
 
-const TEMPERATURE = 1.6;
+const TEMPERATURE = 0.9;
 /** Below this, or with the second suspect this close, the first is not named as the cause. */
 const SURE = 0.6;
 const CLOSE = 0.5;

@@ -16,6 +16,8 @@ export interface Observed {
   detail?: string;
   /** Texts behind the detail (the problem's fields: a plugin's whole error, a probe body); classified too. */
   texts?: string[];
+  /** How often its state changed lately (an incident's transitions): a crash loop flaps, a dead plugin does not. */
+  flaps?: number;
 }
 
 export interface Suspect {
@@ -61,6 +63,7 @@ const W = {
   explainedClass: 1.5,
   unexplainedClass: -1.5,
   contradictClass: -4,
+  contradictFlapping: -2,
   signal: 0.6,
   explainedSignal: 0.25,
   needFires: 1.5,
@@ -70,14 +73,19 @@ const W = {
   dataLoss: 0.03,
 };
 
+/** State changes within the window that make a signal "flapping". */
+const FLAPPING = 2;
+
 interface Evidence {
   classes: Map<string, { hit: ClassHit; subjects: Set<string> }>;
+  /** Signals that flapped, with the subjects and the most changes seen. */
+  flapping: Map<string, { subjects: Set<string>; flaps: number }>;
   firing: Map<string, { subjects: Set<string>; weight: number }>;
   healthy: Set<string>;
 }
 
 function gather(active: Observed[], healthy: { signal: string }[], classes: readonly ErrorClass[]): Evidence {
-  const found: Evidence = { classes: new Map(), firing: new Map(), healthy: new Set() };
+  const found: Evidence = { classes: new Map(), flapping: new Map(), firing: new Map(), healthy: new Set() };
   // 100,000 alerts share a few texts: each distinct text is classified once.
   const classified = new Map<string, ClassHit[]>();
   for (const a of active) {
@@ -86,6 +94,12 @@ function gather(active: Observed[], healthy: { signal: string }[], classes: read
     seen.subjects.add(a.subject);
     seen.weight = Math.max(seen.weight, weight);
     found.firing.set(a.signal, seen);
+    if ((a.flaps ?? 0) >= FLAPPING) {
+      const flapping = found.flapping.get(a.signal) ?? { subjects: new Set<string>(), flaps: 0 };
+      flapping.subjects.add(a.subject);
+      flapping.flaps = Math.max(flapping.flaps, a.flaps!);
+      found.flapping.set(a.signal, flapping);
+    }
     // An unknown signal's detail says why it could not be judged, not what is wrong.
     if (weight < 0.5) continue;
     for (const text of [a.detail ?? "", ...(a.texts ?? [])]) {
@@ -154,6 +168,15 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
         pro.push([W.signal * rarity(signal) * weight, `${signal} ${state} on ${listSubjects(subjects)}`]);
       } else if (explained.some((m) => m.signals.includes(signal))) {
         pro.push([W.explainedSignal * rarity(signal) * weight, `explains ${signal} ${state} on ${listSubjects(subjects)}`]);
+      }
+    }
+    for (const [signal, { subjects, flaps }] of evidence.flapping) {
+      if (!d?.flapping || !mode.signals.includes(signal)) continue;
+      const text = `${signal} flapped ${flaps} times on ${listSubjects(subjects)}`;
+      if (d.flapping === "contradicts") con.push([W.contradictFlapping, text]);
+      else {
+        supported = true;
+        pro.push([d.flapping === "supports" ? W.classSpecific : W.classHint, text]);
       }
     }
     for (const need of d?.needs ?? []) {

@@ -42,11 +42,21 @@ export function problemTexts(s: Signal): string[] {
   return Object.values(s.problem?.fields ?? {}).filter((v): v is string => typeof v === "string" && v.length > 0);
 }
 
-function judge(id: string, part: Outcome["part"], label: string, signals: Signal[]): Outcome {
-  const active = signals.filter((s) => s.state !== "ok");
-  const healthy = signals.filter((s) => s.state === "ok").map((s) => ({ signal: s.id, subject: s.subject }));
+/** What an incident would hold after a few rounds: each (signal, subject) at its worst state, with how often it changed. */
+interface Seen {
+  signal: Signal;
+  worst: Signal;
+  flaps: number;
+}
+
+const RANK: Record<string, number> = { ok: 0, unknown: 1, warning: 2, critical: 3 };
+
+function judge(id: string, part: Outcome["part"], label: string, seen: Map<string, Seen>): Outcome {
+  const all = [...seen.values()];
+  const active = all.filter((x) => x.worst.state !== "ok");
+  const healthy = all.filter((x) => x.worst.state === "ok").map((x) => ({ signal: x.worst.id, subject: x.worst.subject }));
   const ranked = rankSuspects({
-    active: active.map((s) => ({ signal: s.id, subject: s.subject, state: s.state, detail: s.detail, texts: problemTexts(s) })),
+    active: active.map(({ worst: s, flaps }) => ({ signal: s.id, subject: s.subject, state: s.state, detail: s.detail, texts: problemTexts(s), flaps })),
     healthy,
     limit: 100,
   });
@@ -61,40 +71,81 @@ function judge(id: string, part: Outcome["part"], label: string, signals: Signal
   };
 }
 
+/** A clock the simulated cluster and the monitor share, moved on by the evaluation (no waiting). */
+export function evalClock(): { now: () => Date; advance: (ms: number) => void } {
+  let at = Date.now();
+  return { now: () => new Date(at), advance: (ms) => void (at += ms) };
+}
+
+/** Rounds per case, a reporter interval apart: enough for a stopped reporter to go stale and a crash loop to flap. */
+const ROUNDS = 4;
+const STEP_MS = 90_000;
+
+async function observeRounds(sim: DemoMonitor, clock: ReturnType<typeof evalClock>, change: () => Promise<void> | void): Promise<Map<string, Seen>> {
+  // A healthy, settled baseline first, so that nothing of the previous case is left.
+  applyWorld(sim.server.cluster, {});
+  clock.advance(STEP_MS);
+  sim.server.cluster.report();
+  await settledPoll(sim.entry, 5000, clock.now);
+  await change();
+  const seen = new Map<string, Seen>();
+  for (let round = 0; round < ROUNDS; round++) {
+    if (round > 0) {
+      clock.advance(STEP_MS);
+      sim.server.cluster.report();
+    }
+    const health = await settledPoll(sim.entry, 5000, clock.now);
+    for (const signal of health.signals) {
+      const key = `${signal.id}\u0000${signal.subject}`;
+      const held = seen.get(key);
+      if (!held) seen.set(key, { signal, worst: signal, flaps: 0 });
+      else {
+        if (held.signal.state !== signal.state) held.flaps++;
+        held.signal = signal;
+        if ((RANK[signal.state] ?? 0) >= (RANK[held.worst.state] ?? 0)) held.worst = signal;
+      }
+    }
+  }
+  return seen;
+}
+
 /** Runs cases on one demo cluster, one after the other, each from a healthy, settled baseline. */
-export async function evaluateCases(cases: Case[], part: Part, monitor?: DemoMonitor, onCase?: (o: Outcome, i: number) => void): Promise<Outcome[]> {
-  const sim = monitor ?? (await startDemoMonitor());
+export async function evaluateCases(cases: Case[], part: Part, monitor: EvalMonitor, onCase?: (o: Outcome, i: number) => void): Promise<Outcome[]> {
+  const { sim, clock } = monitor;
   const outcomes: Outcome[] = [];
-  try {
+  {
     for (const [i, c] of cases.entries()) {
-      applyWorld(sim.server.cluster, {});
-      await settledPoll(sim.entry);
-      applyWorld(sim.server.cluster, c.world);
-      const health = await settledPoll(sim.entry);
-      const outcome = judge(c.id, part, c.label, health.signals);
+      const seen = await observeRounds(sim, clock, () => applyWorld(sim.server.cluster, c.world));
+      const outcome = judge(c.id, part, c.label, seen);
       outcomes.push(outcome);
       onCase?.(outcome, i);
     }
-  } finally {
-    if (!monitor) await sim.stop();
   }
   return outcomes;
+}
+
+export interface EvalMonitor {
+  sim: DemoMonitor;
+  clock: ReturnType<typeof evalClock>;
+}
+
+/** A demo cluster and monitor on one shared clock, for evaluateCases and evaluateScenarios. */
+export async function startEvalMonitor(): Promise<EvalMonitor> {
+  const clock = evalClock();
+  return { sim: await startDemoMonitor({ now: clock.now }), clock };
 }
 
 const DEMO_SCENARIOS = SCENARIOS.filter((s) => s.catalog && !s.apiFault && !s.apiEvent);
 export const SCENARIO_COUNT = DEMO_SCENARIOS.length;
 
 /** The demo cluster's own scenarios that reproduce a catalog failure mode. */
-export async function evaluateScenarios(monitor: DemoMonitor, onCase?: (o: Outcome, i: number) => void): Promise<Outcome[]> {
+export async function evaluateScenarios({ sim, clock }: EvalMonitor, onCase?: (o: Outcome, i: number) => void): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   const scenarios = DEMO_SCENARIOS;
   for (const [i, scenario] of scenarios.entries()) {
-    applyWorld(monitor.server.cluster, {});
-    await settledPoll(monitor.entry);
-    await setScenario(monitor.server.cluster, scenario.id, true, { node: "master-0" });
-    const health = await settledPoll(monitor.entry);
-    await setScenario(monitor.server.cluster, scenario.id, false);
-    const outcome = judge(scenario.id, "demo", scenario.catalog!, health.signals);
+    const seen = await observeRounds(sim, clock, () => setScenario(sim.server.cluster, scenario.id, true, { node: "master-0" }));
+    await setScenario(sim.server.cluster, scenario.id, false);
+    const outcome = judge(scenario.id, "demo", scenario.catalog!, seen);
     outcomes.push(outcome);
     onCase?.(outcome, i);
   }

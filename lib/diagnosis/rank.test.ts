@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import { getCatalog } from "@/lib/catalog/queries";
+import type { FailureMode } from "@/lib/catalog/schema";
+import { diagnose, suspectsChanged, type Observed } from "./rank";
+
+// Against the real catalog and real error text: what an on-call reads under "suspects".
+
+const catalog = getCatalog();
+const modes = catalog.entries.filter((e): e is FailureMode => e.kind === "failure-mode");
+const rank = (active: Observed[], extra: Partial<Parameters<typeof diagnose>[0]> = {}) =>
+  diagnose({ active, modes, classes: catalog.errorClasses, runbooks: catalog.runbooks, ...extra });
+const plugin = (detail: string, subject = "master-0/1"): Observed => ({ signal: "kms.plugin.unhealthy", subject, state: "critical", detail });
+
+describe("diagnosis", () => {
+  it("puts the root cause above its symptoms: a sealed OpenBao explains every plugin's Transit errors", () => {
+    const sealed = "Error making API request.\n\nURL: PUT https://openbao.openbao.svc:8200/v1/transit/encrypt/kubernetes\nCode: 503. Errors:\n\n* Vault is sealed";
+    const ranked = rank([
+      { signal: "openbao.sealed", subject: "openbao", state: "critical", detail: "sealed (HTTP 503): every KMS encrypt and decrypt fails until it is unsealed" },
+      plugin(sealed, "master-0/1"),
+      plugin(sealed, "master-1/1"),
+      plugin(sealed, "master-2/1"),
+      { signal: "apiserver.kms-providers.failing", subject: "master-0", state: "critical", detail: `kms-providers check fails: 1_secrets: got unexpected healthz status: ${sealed}` },
+    ]);
+    expect(ranked[0].id).toBe("openbao-sealed");
+    expect(ranked[0].confidence).toBeGreaterThan(0.9);
+    expect(ranked[0].undecided).toBeUndefined();
+    expect(ranked[0].supports.join("\n")).toContain('the text says "Vault is sealed"');
+    expect(ranked[0].supports.join("\n")).toContain("master-0/1, master-1/1, master-2/1");
+    const symptom = ranked.find((s) => s.id === "kms-plugin-unavailable");
+    expect(symptom === undefined || symptom.score < ranked[0].score / 2).toBe(true);
+  });
+
+  it("tells apart failure modes that share one signal and the words 'token' and 'certificate', by the real error class", () => {
+    const login = (error: string) =>
+      plugin(`Error making API request.\n\nURL: PUT https://openbao.openbao.svc:8200/v1/auth/jwt/login\nCode: 400. Errors:\n\n* ${error}`);
+    expect(rank([login("error validating token: invalid expiration time (exp) claim: token is expired")])[0].id).toBe("jwt-expired-apiserver-down");
+    expect(rank([login("error validating token: invalid audience (aud) claim: audience claim does not match any expected audience")])[0].id).toBe(
+      "jwt-wrong-audience",
+    );
+    expect(rank([login("error validating token: error verifying token signature: no known key successfully validated the token signature")])[0].id).toBe(
+      "jwks-rotated",
+    );
+    expect(rank([plugin('Put "https://openbao.internal:8200/v1/auth/cert/login": remote error: tls: expired certificate')])[0].id).toBe(
+      "auth-certificate-expired",
+    );
+    expect(rank([plugin("tls: failed to verify certificate: x509: certificate has expired or is not yet valid")])[0].id).toBe(
+      "openbao-tls-certificate-expired",
+    );
+  });
+
+  it("counts a healthy signal against a cause that would make it fire", () => {
+    const refused = plugin('Put "https://openbao.internal:8200/v1/transit/encrypt/k8s-kek": dial tcp 10.0.0.40:8200: connect: connection refused');
+    const reachable = rank([refused], { healthy: [{ signal: "openbao.unreachable", subject: "openbao" }] });
+    const down = rank([refused, { signal: "openbao.unreachable", subject: "openbao", state: "critical", detail: "health endpoint unreachable" }]);
+    const withHealthy = reachable.find((s) => s.id === "openbao-unavailable")!;
+    expect(withHealthy.contradicts.join("\n")).toContain("openbao.unreachable is ok");
+    expect(down[0].id).toBe("openbao-unavailable");
+    expect(withHealthy.score).toBeLessThan(down[0].score);
+  });
+
+  it("says when it cannot tell two causes apart, and names the runbook question that would", () => {
+    const ranked = rank([
+      { signal: "kms.latency.high", subject: "master-0", state: "critical", detail: "p99 2.3s" },
+      plugin("rpc error: code = DeadlineExceeded desc = context deadline exceeded"),
+    ]);
+    const u = ranked[0].undecided!;
+    expect(u).toBeDefined();
+    expect([ranked[0].id, u.with].sort()).toEqual(["apiserver-decrypt-storm", "openbao-audit-backend-pressure"]);
+    expect(u.question).toMatch(/\?$/);
+    expect(u.runbook?.path[0]).toBe(catalog.runbooks.find((r) => r.id === u.runbook!.id)!.root);
+    expect(u.runbook?.path.at(-1)).toBe(u.runbook?.node);
+  });
+
+  it("reads a crash loop from flapping, not from the words, and a steady failure as a dead plugin", () => {
+    const refused = 'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /var/run/kmsplugin/kms-1.sock: connect: connection refused"';
+    expect(rank([{ ...plugin(refused), flaps: 3 }])[0].id).toBe("kms-plugin-crash-loop");
+    expect(rank([{ ...plugin(refused), flaps: 0 }])[0].id).toBe("kms-plugin-unavailable");
+  });
+
+  it("puts a failure mode an alert named first, and ranks nothing when nothing is active", () => {
+    const ranked = rank([{ signal: "openbao.sealed", subject: "openbao", state: "critical" }], {
+      linked: [{ id: "jwt-expired-apiserver-down", by: "KMSPluginTokenExpiring" }],
+    });
+    expect(ranked[0]).toMatchObject({ id: "jwt-expired-apiserver-down", linkedBy: ["KMSPluginTokenExpiring"] });
+    expect(ranked[0].reason).toBe("named by the alert KMSPluginTokenExpiring");
+    expect(ranked[1].id).toBe("openbao-sealed");
+    expect(rank([])).toEqual([]);
+  });
+
+  it("does not make a suspect of an unknown signal: OpenBao that does not answer is not a sealed OpenBao", () => {
+    expect(rank([{ signal: "openbao.sealed", subject: "openbao", state: "critical" }])[0].id).toBe("openbao-sealed");
+    expect(rank([{ signal: "openbao.sealed", subject: "openbao", state: "unknown", detail: "Vault is sealed?" }])).toEqual([]);
+    const down = rank([
+      { signal: "openbao.unreachable", subject: "openbao", state: "critical", detail: "health endpoint unreachable: connect ECONNREFUSED" },
+      { signal: "openbao.sealed", subject: "openbao", state: "unknown", detail: "OpenBao did not answer" },
+    ]);
+    expect(down[0].id).not.toBe("openbao-sealed");
+  });
+
+  it("reads hostile text without failing: a NUL, a lone surrogate, five megabytes", () => {
+    const huge = `\u0000\ud800${"x".repeat(5_000_000)} Vault is sealed`;
+    const ranked = rank([plugin(huge), plugin("Code: 503. Errors: * Vault is sealed\u0000", "master-1/1")]);
+    expect(ranked[0].id).toBe("openbao-sealed");
+  });
+
+  it("notices when the order or the members change", () => {
+    expect(suspectsChanged([{ id: "a" }, { id: "b" }], [{ id: "a" }, { id: "b" }])).toBe(false);
+    expect(suspectsChanged([{ id: "a" }, { id: "b" }], [{ id: "b" }, { id: "a" }])).toBe(true);
+    expect(suspectsChanged([{ id: "a" }], [{ id: "a" }, { id: "c" }])).toBe(true);
+  });
+});
