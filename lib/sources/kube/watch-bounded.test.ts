@@ -49,13 +49,13 @@ describe("ResourceWatch with a label selector and a bound", () => {
       expect(w.items()).toHaveLength(5);
       expect(names(w).some((n) => n.startsWith("plain-"))).toBe(false);
       // A LIST with a selector does not say how many are left, only that some are: at least one.
-      expect(w.state.cut).toBeGreaterThanOrEqual(1);
-      const listed = w.state.cut!;
+      expect(w.cut()).toBeGreaterThanOrEqual(1);
+      const listed = w.cut()!;
 
       // A new labelled pod beyond the bound is counted, not kept; an unlabelled one is not even seen.
       server.cluster.store.put(PODS, pod("team-2", "injected-late", true));
       server.cluster.store.put(PODS, pod("team-2", "plain-late", false));
-      await until(() => w.state.cut === listed + 1, "the late pod counted");
+      await until(() => w.cut() === listed + 1, "the late pod counted");
       expect(w.items()).toHaveLength(5);
       expect(names(w)).not.toContain("injected-late");
 
@@ -66,7 +66,7 @@ describe("ResourceWatch with a label selector and a bound", () => {
       server.cluster.store.put(PODS, pod("team-2", "injected-late", true, 1));
       await until(() => names(w).includes("injected-late"), "the late pod kept once there is room");
       expect(w.items()).toHaveLength(5);
-      expect(w.state.cut).toBe(listed);
+      expect(w.cut()).toBe(listed);
     } finally {
       w.stop();
     }

@@ -7,7 +7,7 @@ export interface WatchSpec {
   name?: string;
   /** Watch only the objects with these labels (labelSelector=cloudtaser.io/inject=true). */
   labelSelector?: string;
-  /** Keep at most this many objects (the LIST asks for no more); the rest are counted in WatchState.cut. */
+  /** Keep at most this many objects (the LIST asks for no more); the rest are counted (ResourceWatch.cut). */
   maxItems?: number;
 }
 
@@ -43,8 +43,6 @@ export interface WatchState {
   /** The server throttles this source (429, or 503 with Retry-After): since when, and when it is asked again. */
   throttled?: WatchThrottle;
   resourceVersion?: string;
-  /** Objects known to match beyond maxItems and not kept (at least this many: a LIST with a selector does not count them). */
-  cut?: number;
   lists: number;
   reconnects: number;
   stalls: number;
@@ -83,10 +81,11 @@ export class ObjectCache {
     return this.unlisted + this.beyond.size;
   }
 
-  replace(items: unknown[], unlisted = 0): void {
+  /** A LIST's items; its metadata says whether a bounded LIST left some out. */
+  replace(items: unknown[], metadata?: { continue?: unknown; remainingItemCount?: unknown }): void {
     this.objects.clear();
     this.beyond.clear();
-    this.unlisted = unlisted;
+    this.unlisted = unlistedOf(metadata);
     this.itemsCache = undefined;
     for (const item of items) {
       const key = keyOf(item);
@@ -153,7 +152,7 @@ export function listQuery(spec: WatchSpec): string {
 }
 
 /** How many objects a bounded LIST left out: its count when the server gives one (not with a selector), else at least one. */
-export function unlistedOf(metadata: { continue?: unknown; remainingItemCount?: unknown } | undefined): number {
+function unlistedOf(metadata: { continue?: unknown; remainingItemCount?: unknown } | undefined): number {
   if (typeof metadata?.continue !== "string" || metadata.continue === "") return 0;
   const n = metadata.remainingItemCount;
   return typeof n === "number" && Number.isInteger(n) && n > 0 ? n : 1;

@@ -2,18 +2,7 @@ import "server-only";
 import { getResource, KubeHttpError, type KubeAccess } from "./client";
 import { throttleDelayMs, throttleOf } from "./http-error";
 import { openWatch, type WatchStream } from "./watch-stream";
-import {
-  DEFAULT_WATCH_TUNING,
-  ObjectCache,
-  listQuery,
-  redact,
-  rvOf,
-  selectorsOf,
-  unlistedOf,
-  type WatchSpec,
-  type WatchState,
-  type WatchTuning,
-} from "./watch-state";
+import { DEFAULT_WATCH_TUNING, ObjectCache, listQuery, redact, rvOf, selectorsOf, type WatchSpec, type WatchState, type WatchTuning } from "./watch-state";
 
 export { DEFAULT_WATCH_TUNING, type WatchSpec, type WatchState, type WatchThrottle, type WatchTuning } from "./watch-state";
 
@@ -83,6 +72,11 @@ export class ResourceWatch {
     return this.cache.items();
   }
 
+  /** Matching objects beyond spec.maxItems, known and not kept. */
+  cut(): number {
+    return this.cache.cut;
+  }
+
   /** The named object, null when it does not exist (or its type is not served), undefined before the first LIST. */
   object(): unknown {
     if (!this.state.synced) return undefined;
@@ -102,8 +96,7 @@ export class ResourceWatch {
       };
       if (generation !== this.generation) return;
       if (!Array.isArray(list?.items)) throw new Error(`LIST ${this.spec.path}: the answer has no items array`);
-      this.cache.replace(list.items, unlistedOf(list.metadata));
-      this.state.cut = this.cache.cut;
+      this.cache.replace(list.items, list.metadata);
       this.state.resourceVersion = typeof list.metadata?.resourceVersion === "string" ? list.metadata.resourceVersion : undefined;
       this.heardSinceList = false;
       this.state.lists++;
@@ -116,7 +109,6 @@ export class ResourceWatch {
       if (error instanceof KubeHttpError && error.code === 404) {
         // The cluster has no such resource type (not OpenShift, or the CRD is not installed yet).
         this.cache.replace([]);
-        this.state.cut = 0;
         this.state.notServed = true;
         this.state.lists++;
         this.heard();
@@ -194,9 +186,7 @@ export class ResourceWatch {
     if (typeof rv === "string" && rv) this.state.resourceVersion = rv;
     this.heardSinceList = true;
     this.heard();
-    const changed = this.cache.apply(type, object);
-    this.state.cut = this.cache.cut;
-    this.onChange(changed);
+    this.onChange(this.cache.apply(type, object));
   }
 
   /** The watch connection closed: the server's timeout (resume at once) or an error (back off). */

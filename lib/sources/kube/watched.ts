@@ -78,7 +78,7 @@ function sourceStateOf(name: WatchedName, watch: ResourceWatch, before: SourceSt
     stalls: s.stalls,
     expired: s.expired,
     ...(s.notServed ? { notServed: true } : {}),
-    ...(s.cut ? { cut: s.cut } : {}),
+    ...(watch.cut() > 0 ? { cut: watch.cut() } : {}),
   };
   const collection = watch.spec.name === undefined;
   const value = s.synced ? (collection ? watch.items() : watch.object()) : before?.value;
