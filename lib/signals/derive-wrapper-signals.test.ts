@@ -91,6 +91,8 @@ describe("deriveWrapperSignals", () => {
       expect(s.detail).toContain("dial tcp 10.0.0.5:8200: connect: connection refused; kubelet: back-off 5m0s");
       expect(String(s.problem?.fields.message).length).toBeLessThanOrEqual(1_000);
       expect(s.problem?.fields.message).toMatch(/connection refused$/);
+      // The page receives every pod's signal: the evidence keeps the messages as short as the problem does.
+      expect(JSON.stringify(s.evidence).length).toBeLessThanOrEqual(2_500);
     }
   });
 

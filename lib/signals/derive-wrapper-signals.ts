@@ -49,7 +49,7 @@ function derivePod(pod: InjectedPodView): Signal {
   const restarted = pod.wrapped.filter((c) => c.restartCount > 0 && c.lastTerminated).sort((a, b) => b.restartCount - a.restartCount)[0];
   const container = crashing ?? restarted;
   if (container) {
-    return createSignal("wrapper.restarting", subject, crashing ? "critical" : "warning", describe(container), container, {
+    return createSignal("wrapper.restarting", subject, crashing ? "critical" : "warning", describe(container), evidenceOf(container), {
       kind: crashing ? "wrapper-crash-loop" : "wrapper-restarted",
       fields: {
         container: container.name,
@@ -65,12 +65,25 @@ function derivePod(pod: InjectedPodView): Signal {
   }
   if (pod.problems.length > 0) {
     const problems = clipLine(pod.problems.map(describeReadProblem).join("; "), DETAIL_LIMIT);
-    return createSignal("wrapper.restarting", subject, "unknown", `pod could not be read: ${problems}`, pod, {
-      kind: "wrapper-pod-unreadable",
-      fields: { problems: pod.problems.length },
-    });
+    return createSignal(
+      "wrapper.restarting",
+      subject,
+      "unknown",
+      `pod could not be read: ${problems}`,
+      { problems: pod.problems },
+      {
+        kind: "wrapper-pod-unreadable",
+        fields: { problems: pod.problems.length },
+      },
+    );
   }
-  return createSignal("wrapper.restarting", subject, "ok", describe(pod.wrapped[0]), pod.wrapped[0]);
+  return createSignal("wrapper.restarting", subject, "ok", describe(pod.wrapped[0]), evidenceOf(pod.wrapped[0]));
+}
+
+/** The container as read, its messages as short as the problem's: every pod's signal goes to the page. */
+function evidenceOf(c: WrappedContainerView): WrappedContainerView {
+  const short = <T extends { message?: string }>(part: T | undefined) => part && { ...part, message: keepEnd(part.message, FIELD_LIMIT) ?? undefined };
+  return { ...c, waiting: short(c.waiting), lastTerminated: short(c.lastTerminated) };
 }
 
 /** "api: CrashLoopBackOff after 9 restarts; last exit 1 (Error): <message>; kubelet: <back-off message>". */
