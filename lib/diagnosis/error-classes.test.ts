@@ -117,4 +117,29 @@ describe("catalog/error-classes.yaml", () => {
     expect(hits('{"initialized":true,"sealed":true,"standby":true}')).toEqual(["openbao-sealed"]);
     expect(hits('{"initialized":true,"sealed":false,"standby":true}')).toEqual(["openbao-standby"]);
   });
+
+  // Texts found by reading the real sources whose wording sits next to an older class: each must land in the class naming its cause.
+  it("tells the newer real wordings from the neighbours that share their words", () => {
+    const hits = (text: string) => classes.filter((c) => !c.generic && matches(c, text)).map((c) => c.id);
+    // A certificate file with loose permissions is a permissions problem, not a bad certificate.
+    expect(hits("certificate read failed: certificate file permissions are too broad")).toEqual(["config-unsafe-permissions"]);
+    expect(hits("certificate usage invalid: client auth EKU is required")).toEqual(["client-certificate-invalid"]);
+    // OpenBao's three version refusals name three different causes.
+    expect(hits("requested version for encryption is higher than the latest key version")).toEqual(["transit-encrypt-version-rejected"]);
+    expect(hits("ciphertext or signature version is disallowed by policy (too old)")).toEqual(["transit-version-too-old"]);
+    expect(hits("key version does not exist; latest key version is 3")).toEqual(["transit-invalid-key-version"]);
+    // A health port held by another process is not the KMS socket held by a live peer.
+    expect(hits("bind health listener: listen tcp 127.0.0.1:8081: bind: address already in use")).toEqual(["health-port-in-use"]);
+    expect(hits("listen unix /run/openbao-kms/kms.sock: bind: address already in use")).toEqual(["socket-in-use"]);
+    // A failed SVID fetch is the Workload API, not a configuration mistake.
+    expect(hits("auth config invalid: get spiffe x509 svid")).toEqual(["spiffe-workload-api"]);
+    expect(hits("jwt malformed: exp claim is required")).toEqual(["jwt-malformed"]);
+    expect(hits("no audit backend succeeded in logging the request")).toEqual(["openbao-audit-failed"]);
+    expect(hits("OOMKilled")).toEqual(["container-oom-killed"]);
+    // A recreated Transit key reads as malformed metadata to the plugin; it must not be taken for an unusable key setting.
+    expect(hits("transit metadata invalid: active Transit version creation time changed (persisted_unix=1790000000 observed_unix=1790086400)")).toEqual([
+      "transit-key-recreated",
+    ]);
+    expect(hits("status config invalid: persisted state provider name differs from current configuration")).toContain("plugin-identity-config-changed");
+  });
 });
