@@ -55,13 +55,15 @@ describe("the protection stack's bridge and wrapper on the demo cluster", () => 
     expect(find(off, "wrapper.restarting", POD)?.state).toBe("ok");
   });
 
+  // The wrapper's own words (seed 004's "Cannot connect to Vault?"), as the demo scenario prints them.
+  const WRAPPER_BLOCKED = '{"level":"error","msg":"cannot connect to vault","error":"dial tcp 10.0.0.40:8200: connect: connection refused"}';
   it("wrapper-blocked-on-openbao: the wrapper's own words that it could not reach OpenBao are in the detail", async () => {
     const { on, off } = await during("wrapper-blocked-on-openbao");
     expect(find(on, "wrapper.restarting", POD)).toMatchObject({
       state: "critical",
-      problem: { fields: { exitCode: 1, message: "wrapper: OpenBao unreachable before the start-up timeout", restarts: 4 } },
+      problem: { fields: { exitCode: 1, message: WRAPPER_BLOCKED, restarts: 4 } },
     });
-    expect(find(on, "wrapper.restarting", POD)?.detail).toContain("last exit 1 (Error): wrapper: OpenBao unreachable before the start-up timeout");
+    expect(find(on, "wrapper.restarting", POD)?.detail).toContain(`last exit 1 (Error): ${WRAPPER_BLOCKED}`);
     expect(find(off, "wrapper.restarting", POD)?.state).toBe("ok");
   });
 
