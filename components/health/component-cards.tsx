@@ -12,7 +12,9 @@ export const COMPONENTS: { name: string; prefixes: string[] }[] = [
   { name: "Webhook", prefixes: ["webhook."] },
   { name: "Operator", prefixes: ["operator."] },
   { name: "eBPF agents", prefixes: ["ebpf."] },
+  { name: "Bridge", prefixes: ["bridge."] },
   { name: "Beacon", prefixes: ["beacon."] },
+  { name: "Wrapped workloads", prefixes: ["wrapper."] },
 ];
 const ORDER = ["critical", "warning", "unknown", "ok"];
 const TONE: Record<string, Tone> = { critical: "red", warning: "orange", unknown: "orange", ok: "green" };

@@ -13,13 +13,24 @@ const plugin = (detail: string, subject = "master-0/1"): Observed => ({ signal: 
 
 describe("diagnosis", () => {
   it("puts the root cause above its symptoms: a sealed OpenBao explains every plugin's Transit errors", () => {
-    const sealed = "Error making API request.\n\nURL: PUT https://openbao.openbao.svc:8200/v1/transit/encrypt/kubernetes\nCode: 503. Errors:\n\n* Vault is sealed";
+    const sealed =
+      "Error making API request.\n\nURL: PUT https://openbao.openbao.svc:8200/v1/transit/encrypt/kubernetes\nCode: 503. Errors:\n\n* Vault is sealed";
     const ranked = rank([
-      { signal: "openbao.sealed", subject: "openbao", state: "critical", detail: "sealed (HTTP 503): every KMS encrypt and decrypt fails until it is unsealed" },
+      {
+        signal: "openbao.sealed",
+        subject: "openbao",
+        state: "critical",
+        detail: "sealed (HTTP 503): every KMS encrypt and decrypt fails until it is unsealed",
+      },
       plugin(sealed, "master-0/1"),
       plugin(sealed, "master-1/1"),
       plugin(sealed, "master-2/1"),
-      { signal: "apiserver.kms-providers.failing", subject: "master-0", state: "critical", detail: `kms-providers check fails: 1_secrets: got unexpected healthz status: ${sealed}` },
+      {
+        signal: "apiserver.kms-providers.failing",
+        subject: "master-0",
+        state: "critical",
+        detail: `kms-providers check fails: 1_secrets: got unexpected healthz status: ${sealed}`,
+      },
     ]);
     expect(ranked[0].id).toBe("openbao-sealed");
     expect(ranked[0].confidence).toBeGreaterThan(0.9);
@@ -72,7 +83,8 @@ describe("diagnosis", () => {
   });
 
   it("reads a crash loop from flapping, not from the words, and a steady failure as a dead plugin", () => {
-    const refused = 'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /var/run/kmsplugin/kms-1.sock: connect: connection refused"';
+    const refused =
+      'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /var/run/kmsplugin/kms-1.sock: connect: connection refused"';
     expect(rank([{ ...plugin(refused), flaps: 3 }])[0].id).toBe("kms-plugin-crash-loop");
     expect(rank([{ ...plugin(refused), flaps: 0 }])[0].id).toBe("kms-plugin-unavailable");
   });

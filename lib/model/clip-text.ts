@@ -42,7 +42,10 @@ export function clipLineKeepingEnd(text: string, max: number): string {
   if (!head.endsWith("…") || max < 20) return head;
   const tailLength = Math.floor(max * 0.6);
   // Only the last few thousand characters are read, whatever the input's size.
-  const window = text.slice(-tailLength * 4).replace(/\s+/g, " ").trimEnd();
+  const window = text
+    .slice(-tailLength * 4)
+    .replace(/\s+/g, " ")
+    .trimEnd();
   let tail = window.slice(-tailLength);
   if (isLowSurrogate(tail.charCodeAt(0))) tail = tail.slice(1);
   const start = clipLine(text, max - tailLength - 3);

@@ -8,7 +8,9 @@ import { parseOpenBaoHealth, parseTransitKey } from "@/lib/sources/probes/parse-
 import { readClusterOperator } from "@/lib/sources/kube/read-cluster-operator";
 import { readOperatorStatus } from "@/lib/sources/kube/read-operator-status";
 import { readDaemonSet, readDeployment, readEndpoints, readWebhookConfiguration } from "@/lib/sources/kube/read-workloads";
+import { readInjectedPod } from "@/lib/sources/kube/read-pods";
 import { deriveSignals, type OpenBaoInput, type Signal, type TransitInput } from "./signals";
+import type { BridgeInput } from "./derive-workload-signals";
 
 // One cluster's health from the last-known value of each source: the KMS matrix and rollup, the
 // ClusterOperator's own verdict beside it, every signal, and which sources are down since when.
@@ -88,6 +90,14 @@ function nodesOf(value: RawObservation["nodes"]) {
   });
 }
 
+/** null: the watch found no such Deployment; no value yet but an error: it could not be read. */
+function bridgeOf(source: Sources["bridge"]): BridgeInput | undefined {
+  if (!source) return undefined;
+  if (source.value === null) return { absent: true };
+  if (source.value !== undefined) return readDeployment(source.value);
+  return source.lastError ? { unreadable: source.lastError } : undefined;
+}
+
 export interface ComposeInput {
   name: string;
   simulated: boolean;
@@ -143,6 +153,8 @@ export function composeClusterHealth(input: ComposeInput): ClusterHealth {
     transit,
     operator: sources.operator?.value ? readDeployment(sources.operator.value) : undefined,
     ebpf: sources.ebpf?.value ? readDaemonSet(sources.ebpf.value) : undefined,
+    bridge: bridgeOf(sources.bridge),
+    wrappers: sources.pods?.value ? { pods: sources.pods.value.map((pod) => readInjectedPod(pod)), cut: sources.pods.watch?.cut ?? 0 } : undefined,
     webhook: webhookRaw === null ? null : webhookRaw ? readWebhookConfiguration(webhookRaw) : undefined,
     beacon: sources.beacon?.value,
     webhookEndpoints: sources.endpoints?.value ? sources.endpoints.value.map(readEndpoints) : undefined,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fixtureText } from "@/test/fixture-files";
 import { describeReadProblem } from "@/lib/sources/kube/read-problem";
-import { deriveWebhookEndpointSignals } from "./derive-workload-signals";
+import { deriveBridgeSignals, deriveWebhookEndpointSignals } from "./derive-workload-signals";
 import { readDaemonSet, readDeployment, readEndpoints, readWebhookConfiguration } from "@/lib/sources/kube/read-workloads";
 import { deriveSignals } from "./signals";
 
@@ -125,5 +125,42 @@ describe("webhook service endpoints", () => {
     expect(bad.problems.map(describeReadProblem)).toEqual([expect.stringContaining("subsets")]);
     expect(one(deriveWebhookEndpointSignals(config("Fail"), [bad]))[0][2]).toBe("unknown");
     expect(deriveWebhookEndpointSignals(null, [])).toEqual([]);
+  });
+});
+
+describe("deriveBridgeSignals from a real Deployment shape", () => {
+  const bridge = (available: number, replicas = 2) => {
+    const d = fixture("deployment-cloudtaser-operator.json");
+    d.metadata.name = "cloudtaser-bridge";
+    d.spec.replicas = replicas;
+    Object.assign(d.status, { replicas, updatedReplicas: replicas, readyReplicas: available, availableReplicas: available });
+    return readDeployment(d);
+  };
+  const one = (input: Parameters<typeof deriveBridgeSignals>[0]) => {
+    const [s] = deriveBridgeSignals(input);
+    return [s.subject, s.state, s.detail, s.problem?.kind ?? null];
+  };
+
+  it("is critical with none available, a warning with some, ok with all", () => {
+    expect(one(bridge(0))).toEqual(["cloudtaser-system/cloudtaser-bridge", "critical", "0 of 2 replicas available", "bridge-unavailable"]);
+    expect(one(bridge(1))).toEqual(["cloudtaser-system/cloudtaser-bridge", "warning", "1 of 2 replicas available", "bridge-degraded"]);
+    expect(one(bridge(2))).toEqual(["cloudtaser-system/cloudtaser-bridge", "ok", "2 of 2 replicas available", null]);
+    expect(deriveBridgeSignals(bridge(0))[0].problem?.fields).toEqual({ available: 0, replicas: 2, deleting: false, progressDeadlineExceeded: false });
+  });
+
+  it("is unknown when the Deployment cannot be read, and ok (not installed) when there is none", () => {
+    expect(one({ unreadable: 'deployments.apps "cloudtaser-bridge" is forbidden: User "system:serviceaccount:faultline:monitor" cannot list' })).toEqual([
+      "cloudtaser-system/cloudtaser-bridge",
+      "unknown",
+      'the bridge Deployment could not be read: deployments.apps "cloudtaser-bridge" is forbidden: User "system:serviceaccount:faultline:monitor" cannot list',
+      "bridge-unreadable",
+    ]);
+    expect(one(readDeployment({ kind: "Deployment", metadata: { name: "cloudtaser-bridge" }, status: "broken" }))[1]).toBe("unknown");
+    expect(one({ absent: true })).toEqual([
+      "cloudtaser-system/cloudtaser-bridge",
+      "ok",
+      "no Deployment cloudtaser-system/cloudtaser-bridge: the bridge is not installed, so no workload depends on it here",
+      null,
+    ]);
   });
 });

@@ -1,9 +1,10 @@
 import { clipLine } from "@/lib/model/clip-text";
 import { describeReadProblem, type ReadProblem } from "@/lib/sources/kube/read-problem";
 import type { DaemonSetView, DeploymentView, EndpointsView, WebhookConfigurationView, WebhookView } from "@/lib/sources/kube/read-workloads";
+import { STACK } from "@/lib/sources/observation";
 import { createSignal, type Signal } from "./signal-model";
 
-// The CloudTaser-like stack: the operator, its injection webhook, and the eBPF agent DaemonSet.
+// The CloudTaser-like stack: the operator, its injection webhook, the bridge and the eBPF agent DaemonSet.
 // Zero counts from a view that could not be read are "unknown": a parse failure is not an outage.
 
 const DETAIL_LIMIT = 300;
@@ -186,6 +187,50 @@ export function deriveEbpfSignals(view: DaemonSetView): Signal[] {
     ];
   }
   return [createSignal("ebpf.daemonset.unavailable", subject, "ok", counts, view)];
+}
+
+/** The bridge Deployment as the monitor found it: read, absent (looked for, not there), or not readable (the watch's error). */
+export type BridgeInput = DeploymentView | { absent: true } | { unreadable: string };
+
+/**
+ * Like the operator, a Deployment that is not there means "not installed", not down: nothing pages for a part of
+ * the stack a cluster does not run. Unlike it, some but not all replicas available is a warning.
+ */
+export function deriveBridgeSignals(input: BridgeInput): Signal[] {
+  const subject = `${STACK.namespace}/${STACK.bridge}`;
+  if ("unreadable" in input) {
+    return [
+      createSignal("bridge.unavailable", subject, "unknown", `the bridge Deployment could not be read: ${clipLine(input.unreadable, DETAIL_LIMIT)}`, null, {
+        kind: "bridge-unreadable",
+        fields: { error: clipLine(input.unreadable, DETAIL_LIMIT) },
+      }),
+    ];
+  }
+  if ("absent" in input) {
+    return [
+      createSignal("bridge.unavailable", subject, "ok", `no Deployment ${subject}: the bridge is not installed, so no workload depends on it here`, null),
+    ];
+  }
+  const view = input;
+  const counts = `${view.available} of ${view.replicas} replicas available`;
+  if (view.available === 0 && view.problems.length > 0) {
+    return [
+      createSignal("bridge.unavailable", subject, "unknown", `deployment could not be read: ${clipLine(describeAll(view.problems), DETAIL_LIMIT)}`, view, {
+        kind: "bridge-unreadable",
+        fields: { problems: view.problems.length },
+      }),
+    ];
+  }
+  if (view.available >= view.replicas && view.available > 0) return [createSignal("bridge.unavailable", subject, "ok", counts, view)];
+  const why = [view.deleting ? "being deleted" : "", view.progressDeadlineExceeded ? "rollout past its progress deadline" : ""].filter(Boolean);
+  const fields = { available: view.available, replicas: view.replicas, deleting: view.deleting, progressDeadlineExceeded: view.progressDeadlineExceeded };
+  const none = view.available === 0;
+  return [
+    createSignal("bridge.unavailable", subject, none ? "critical" : "warning", `${counts}${why.length > 0 ? ` (${why.join(", ")})` : ""}`, view, {
+      kind: none ? "bridge-unavailable" : "bridge-degraded",
+      fields,
+    }),
+  ];
 }
 
 function workloadName(view: { name?: string; namespace?: string }, fallback: string): string {

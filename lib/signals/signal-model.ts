@@ -28,6 +28,8 @@ export const SIGNAL_IDS = [
   "beacon.unreachable",
   "operator.unavailable",
   "ebpf.daemonset.unavailable",
+  "bridge.unavailable",
+  "wrapper.restarting",
 ] as const;
 export type SignalId = (typeof SIGNAL_IDS)[number];
 

@@ -45,6 +45,8 @@ describe("deriveSignals: every id is in the catalog", () => {
         webhook: readWebhookConfiguration(fixture("mutatingwebhookconfiguration-cloudtaser.json")),
         operator: readDeployment(fixture("deployment-cloudtaser-operator.json")),
         ebpf: readDaemonSet(fixture("daemonset-cloudtaser-ebpf.json")),
+        bridge: { absent: true },
+        wrappers: { pods: [], cut: 1 },
         webhookEndpoints: [],
         beacon: { status: 503, body: "beacon unreachable" },
         metrics: sampleKmsMetrics(NOW),

@@ -4,7 +4,15 @@ import { deriveBeaconSignals, type BeaconInput } from "./derive-beacon-signals";
 import { deriveKmsMatrixSignals, deriveKmsProvidersSignals } from "./derive-kms-signals";
 import { deriveMetricSignals } from "./derive-metric-signals";
 import { deriveOpenBaoSignals, deriveTransitSignals, type OpenBaoInput, type TransitInput } from "./derive-openbao-signals";
-import { deriveOperatorSignals, deriveEbpfSignals, deriveWebhookEndpointSignals, deriveWebhookSignals } from "./derive-workload-signals";
+import {
+  deriveBridgeSignals,
+  deriveOperatorSignals,
+  deriveEbpfSignals,
+  deriveWebhookEndpointSignals,
+  deriveWebhookSignals,
+  type BridgeInput,
+} from "./derive-workload-signals";
+import { deriveWrapperSignals, type WrapperInput } from "./derive-wrapper-signals";
 import type { KmsMatrix } from "@/lib/model/kms-matrix";
 import type { KmsProvidersHealth } from "@/lib/sources/probes/parse-apiserver-health";
 import type { DaemonSetView, DeploymentView, EndpointsView, WebhookConfigurationView } from "@/lib/sources/kube/read-workloads";
@@ -28,6 +36,10 @@ export interface SignalInput {
   transit?: TransitInput;
   operator?: DeploymentView;
   ebpf?: DaemonSetView;
+  /** The bridge Deployment; undefined: not read yet. */
+  bridge?: BridgeInput;
+  /** The injected pods (and how many beyond the bound were not read); undefined: not read yet. */
+  wrappers?: WrapperInput;
   /** null: looked for and not found. undefined: not checked. */
   webhook?: WebhookConfigurationView | null;
   /** The bridge's health endpoint; undefined: not configured. */
@@ -56,6 +68,8 @@ export function deriveSignals(input: SignalInput): Signal[] {
     ...(input.webhook && input.webhookEndpoints ? deriveWebhookEndpointSignals(input.webhook, input.webhookEndpoints) : []),
     ...(input.operator ? deriveOperatorSignals(input.operator) : []),
     ...(input.ebpf ? deriveEbpfSignals(input.ebpf) : []),
+    ...(input.bridge ? deriveBridgeSignals(input.bridge) : []),
+    ...(input.wrappers ? deriveWrapperSignals(input.wrappers) : []),
     ...(input.beacon ? deriveBeaconSignals(input.beacon) : []),
   ];
 }

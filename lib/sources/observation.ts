@@ -5,7 +5,19 @@ import type { SourceState } from "@/lib/sources/state";
 // answers as they came (raw), each kept as a SourceState with its last-known value. The model and the
 // signals read these; the sources fill them.
 
-export const STACK = { namespace: "cloudtaser-system", operator: "cloudtaser-operator", ebpf: "cloudtaser-ebpf", webhook: "cloudtaser-operator-webhook" };
+export const STACK = {
+  namespace: "cloudtaser-system",
+  operator: "cloudtaser-operator",
+  ebpf: "cloudtaser-ebpf",
+  webhook: "cloudtaser-operator-webhook",
+  bridge: "cloudtaser-bridge",
+  /** The label (and annotation) the webhook's objectSelector matches, and the wrapper it makes each container's PID 1. */
+  injectLabel: "cloudtaser.io/inject=true",
+  wrapper: "/cloudtaser/wrapper",
+};
+
+/** Injected pods kept at most: beyond this the signal says how many were not read. */
+export const MAX_INJECTED_PODS = 5_000;
 
 export interface RawObservation {
   /** The operator CRs that carry KMS health reports (null when absent or not served). */
@@ -16,6 +28,10 @@ export interface RawObservation {
   clusterOperator?: unknown;
   operator?: unknown;
   ebpf?: unknown;
+  /** The bridge Deployment (null when it does not exist). */
+  bridge?: unknown | null;
+  /** The pods labelled for injection, in every namespace (at most MAX_INJECTED_PODS). */
+  pods?: unknown[];
   /** null when the configuration does not exist (a 404 is an answer, not a failure). */
   webhook?: unknown | null;
   /** The Endpoints objects of the stack's namespace. */

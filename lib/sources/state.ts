@@ -19,8 +19,8 @@ export interface SourceState<T = unknown> {
   retryAt?: string;
   /** The server throttles this source: since when, what it answered, and when it is asked again. */
   throttled?: SourceThrottle;
-  /** For a watched source: how often it listed, reconnected, was found silent, or got 410 Gone. */
-  watch?: { lists: number; reconnects: number; stalls: number; expired: number; notServed?: boolean };
+  /** For a watched source: how often it listed, reconnected, was found silent, or got 410 Gone; objects beyond its bound. */
+  watch?: { lists: number; reconnects: number; stalls: number; expired: number; notServed?: boolean; cut?: number };
 }
 
 export interface SourceThrottle {

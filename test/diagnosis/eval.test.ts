@@ -18,7 +18,13 @@ describe("diagnosis evaluation", () => {
   it("names the injected failure mode first for at least 33 of the demo scenarios that raise a signal", async () => {
     const outcomes = (await evaluateScenarios(monitor)).filter((o) => o.detected);
     const firsts = outcomes.filter((o) => o.rank === 0).length;
-    expect(firsts, outcomes.filter((o) => o.rank !== 0).map((o) => `${o.id} → ${o.top?.id}`).join("; ")).toBeGreaterThanOrEqual(33);
+    expect(
+      firsts,
+      outcomes
+        .filter((o) => o.rank !== 0)
+        .map((o) => `${o.id} → ${o.top?.id}`)
+        .join("; "),
+    ).toBeGreaterThanOrEqual(33);
     expect(named(outcomes)).toBe(true);
   }, 240_000);
 

@@ -116,8 +116,9 @@ export function applyWorld(cluster: DemoCluster, world: World): void {
   for (const edit of world.nodeState ?? []) {
     const node = m.nodes.find((n) => n.name === edit.node);
     if (!node) throw new Error(`world: no node "${edit.node}"`);
-    const { node: _name, ...rest } = edit;
-    Object.assign(node, rest);
+    const { reporterRunning, clockSkewMs, socketRestarts, present } = edit;
+    const given = Object.entries({ reporterRunning, clockSkewMs, socketRestarts, present }).filter(([, v]) => v !== undefined);
+    Object.assign(node, Object.fromEntries(given));
   }
   if (world.openbao) m.openbao.state = world.openbao;
   Object.assign(m.transit, world.transit ?? {});

@@ -9,6 +9,7 @@ import { parseWatchStream } from "@/test/parse-watch-events";
 import { readClusterOperator } from "@/lib/sources/kube/read-cluster-operator";
 import { readOperatorStatus } from "@/lib/sources/kube/read-operator-status";
 import { readDaemonSet, readDeployment, readWebhookConfiguration } from "@/lib/sources/kube/read-workloads";
+import { readInjectedPod } from "@/lib/sources/kube/read-pods";
 import { DemoCluster } from "./cluster";
 import type { JsonObject } from "./fields";
 import { renderApiserverMetrics, renderKmsProviders, renderOpenBaoHealth, renderPluginMetrics, renderReadyz, renderTransitKey } from "./render-endpoints";
@@ -212,6 +213,15 @@ describe("contract: fixtures and the simulator read the same through Faultline's
     expect(simDeploy.problems).toEqual([]);
     expect(Object.keys(simDeploy).sort()).toEqual(Object.keys(realDeploy).sort());
     expect(simDeploy.done).toBe(true);
+    const simBridge = readDeployment(get("apps", "deployments", "cloudtaser-system", "cloudtaser-bridge"));
+    expect(simBridge).toMatchObject({ problems: [], available: 1, replicas: 1 });
+    expect(Object.keys(simBridge).sort()).toEqual(Object.keys(realDeploy).sort());
+    // The injected workload reads as kubelet's statuses do (lib/sources/kube/read-pods.test.ts): the wrapper is PID 1.
+    const pod = () => readInjectedPod(get("", "pods", "payments", "payments-api-7d9f8c6b5-x2k4p"));
+    expect(pod()).toMatchObject({ problems: [], wrapped: [{ name: "api", reported: true, restartCount: 0, running: true }] });
+    cluster.model.stack.wrapper = { state: "crash-loop", restarts: 9, lastExit: { exitCode: 1, reason: "Error", message: "wrapper exited during start-up" } };
+    cluster.sync();
+    expect(pod().wrapped[0]).toMatchObject({ restartCount: 9, waiting: { reason: "CrashLoopBackOff" }, lastTerminated: { exitCode: 1, reason: "Error" } });
     const simDs = readDaemonSet(get("apps", "daemonsets", "cloudtaser-system", "cloudtaser-ebpf"));
     expect(simDs.problems).toEqual([]);
     expect(Object.keys(simDs).sort()).toEqual(Object.keys(readDaemonSet(json("daemonset-cloudtaser-ebpf.json"))).sort());

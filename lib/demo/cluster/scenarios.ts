@@ -307,7 +307,11 @@ export const SCENARIOS: Scenario[] = [
     m.stack.wrapper = {
       state: "crash-loop",
       restarts: 4,
-      lastExit: { exitCode: 1, reason: "Error", message: "wrapper: OpenBao unreachable before the start-up timeout" },
+      lastExit: {
+        exitCode: 1,
+        reason: "Error",
+        message: `{"level":"error","msg":"cannot connect to vault","error":"dial tcp 10.0.0.40:8200: connect: connection refused"}`,
+      },
     };
   }),
   cluster(

@@ -2,7 +2,7 @@ import "server-only";
 import { getResource, KubeHttpError, type KubeAccess } from "./client";
 import { throttleDelayMs, throttleOf } from "./http-error";
 import { openWatch, type WatchStream } from "./watch-stream";
-import { DEFAULT_WATCH_TUNING, ObjectCache, redact, rvOf, type WatchSpec, type WatchState, type WatchTuning } from "./watch-state";
+import { DEFAULT_WATCH_TUNING, ObjectCache, listQuery, redact, rvOf, selectorsOf, type WatchSpec, type WatchState, type WatchTuning } from "./watch-state";
 
 export { DEFAULT_WATCH_TUNING, type WatchSpec, type WatchState, type WatchThrottle, type WatchTuning } from "./watch-state";
 
@@ -17,7 +17,7 @@ type Phase = "idle" | "listing" | "watching" | "waiting";
 
 export class ResourceWatch {
   readonly state: WatchState = { up: false, synced: false, notServed: false, lists: 0, reconnects: 0, stalls: 0, expired: 0 };
-  private readonly cache = new ObjectCache();
+  private readonly cache: ObjectCache;
   private generation = 0;
   private phase: Phase = "idle";
   private controller?: WatchStream;
@@ -43,7 +43,9 @@ export class ResourceWatch {
     private readonly onChange: (changed: boolean) => void,
     private readonly tuning: WatchTuning = DEFAULT_WATCH_TUNING,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.cache = new ObjectCache(spec.maxItems);
+  }
 
   start(): void {
     if (!this.stopped) return;
@@ -70,14 +72,15 @@ export class ResourceWatch {
     return this.cache.items();
   }
 
+  /** Matching objects beyond spec.maxItems, known and not kept. */
+  cut(): number {
+    return this.cache.cut;
+  }
+
   /** The named object, null when it does not exist (or its type is not served), undefined before the first LIST. */
   object(): unknown {
     if (!this.state.synced) return undefined;
     return this.cache.first();
-  }
-
-  private query(): string {
-    return this.spec.name ? `?fieldSelector=${encodeURIComponent(`metadata.name=${this.spec.name}`)}` : "";
   }
 
   private async relist(): Promise<void> {
@@ -87,13 +90,13 @@ export class ResourceWatch {
     this.phase = "listing";
     try {
       // "No byte for this long" bounds a LIST as the stall bound bounds a watch (a blackholed connection).
-      const list = (await getResource(this.access(), `${this.spec.path}${this.query()}`, Math.min(30_000, this.tuning.stallMs))) as {
+      const list = (await getResource(this.access(), `${this.spec.path}${listQuery(this.spec)}`, Math.min(30_000, this.tuning.stallMs))) as {
         items?: unknown;
-        metadata?: { resourceVersion?: unknown };
+        metadata?: { resourceVersion?: unknown; continue?: unknown; remainingItemCount?: unknown };
       };
       if (generation !== this.generation) return;
       if (!Array.isArray(list?.items)) throw new Error(`LIST ${this.spec.path}: the answer has no items array`);
-      this.cache.replace(list.items);
+      this.cache.replace(list.items, list.metadata);
       this.state.resourceVersion = typeof list.metadata?.resourceVersion === "string" ? list.metadata.resourceVersion : undefined;
       this.heardSinceList = false;
       this.state.lists++;
@@ -127,7 +130,7 @@ export class ResourceWatch {
     this.acceptedAt = 0;
     const params: Record<string, string | number | boolean> = { allowWatchBookmarks: true, timeoutSeconds: this.tuning.timeoutSeconds };
     if (this.state.resourceVersion) params.resourceVersion = this.state.resourceVersion;
-    if (this.spec.name) params.fieldSelector = `metadata.name=${this.spec.name}`;
+    Object.assign(params, selectorsOf(this.spec));
     try {
       const stream = await openWatch(
         this.access(),

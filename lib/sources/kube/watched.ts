@@ -1,12 +1,12 @@
 import "server-only";
 import type { KubeAccess } from "./client";
 import { DEFAULT_WATCH_TUNING, ResourceWatch, type WatchSpec, type WatchTuning } from "./watch";
-import { STACK, type RawObservation, type Sources } from "@/lib/sources/observation";
+import { MAX_INJECTED_PODS, STACK, type RawObservation, type Sources } from "@/lib/sources/observation";
 import type { SourceState } from "@/lib/sources/state";
 
 // The Kubernetes objects the monitor keeps by watch (informer-style) rather than by polling: the
-// operator CRs that carry the KMS health reports, nodes, the protection stack's workloads and the
-// webhook configuration. A change reaches the health model as soon as the watch delivers it.
+// operator CRs that carry the KMS health reports, nodes, the protection stack's workloads, the injected
+// pods and the webhook configuration. A change reaches the health model as soon as the watch delivers it.
 
 export const WATCHED = {
   kubeapiserver: { path: "/apis/operator.openshift.io/v1/kubeapiservers", name: "cluster" },
@@ -17,6 +17,9 @@ export const WATCHED = {
   operator: { path: `/apis/apps/v1/namespaces/${STACK.namespace}/deployments`, name: STACK.operator },
   ebpf: { path: `/apis/apps/v1/namespaces/${STACK.namespace}/daemonsets`, name: STACK.ebpf },
   webhook: { path: "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations", name: STACK.webhook },
+  bridge: { path: `/apis/apps/v1/namespaces/${STACK.namespace}/deployments`, name: STACK.bridge },
+  /** Injected workloads in every namespace, bounded: the wrapper's restarts and last exit are in their container statuses. */
+  pods: { path: "/api/v1/pods", labelSelector: STACK.injectLabel, maxItems: MAX_INJECTED_PODS },
   /** Whether the webhook's Service has ready endpoints (the webhook configuration names the Service). */
   endpoints: { path: `/api/v1/namespaces/${STACK.namespace}/endpoints` },
 } satisfies Partial<Record<keyof RawObservation, WatchSpec>>;
@@ -69,7 +72,14 @@ export function watchesSettled(watches: Watches): boolean {
 function sourceStateOf(name: WatchedName, watch: ResourceWatch, before: SourceState | undefined): SourceState | undefined {
   const s = watch.state;
   if (!s.synced && s.lastError === undefined) return undefined;
-  const stats = { lists: s.lists, reconnects: s.reconnects, stalls: s.stalls, expired: s.expired, ...(s.notServed ? { notServed: true } : {}) };
+  const stats = {
+    lists: s.lists,
+    reconnects: s.reconnects,
+    stalls: s.stalls,
+    expired: s.expired,
+    ...(s.notServed ? { notServed: true } : {}),
+    ...(watch.cut() > 0 ? { cut: watch.cut() } : {}),
+  };
   const collection = watch.spec.name === undefined;
   const value = s.synced ? (collection ? watch.items() : watch.object()) : before?.value;
   return {
