@@ -75,6 +75,7 @@ const KUBE_READS = [
   "ebpf",
   "webhook",
   "endpoints",
+  "pods",
   "kmsProviders",
   "readyz",
 ] as const satisfies (keyof Sources)[];
