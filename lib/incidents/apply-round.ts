@@ -79,6 +79,7 @@ export async function applyRound(
 ): Promise<RoundOutcome> {
   // The monitor's intake already cleaned these; a detail is cheap to clean again, evidence is cleaned where it is written.
   const clean = signals.map((s) => ({ ...s, detail: cleanText(s.detail) }));
+  const healthyNow = clean.filter((s) => s.state === "ok").map((s) => ({ signal: s.id, subject: s.subject }));
   return inTransaction(db, async (tx) => {
     const outcome: RoundOutcome = { opened: [], joined: [], reopened: [], resolved: [], transitions: 0 };
     const refused: Refusal[] = [];
@@ -205,7 +206,8 @@ export async function applyRound(
     };
     await save(kept);
     for (const id of touched)
-      if (!outcome.resolved.includes(id)) await unit([], `incident ${id}: suspects`, () => refreshSuspects(tx, id, now, RULES_ACTOR, fired.has(id)));
+      if (!outcome.resolved.includes(id))
+        await unit([], `incident ${id}: suspects`, () => refreshSuspects(tx, id, now, RULES_ACTOR, fired.has(id), healthyNow));
     if (refused.length > 0) outcome.refused = refused;
     return outcome;
   });

@@ -186,23 +186,69 @@ export async function closeIncident(tx: Tx, incidentId: number, now: Date, actor
  * only a title the rules made (the signal's at opening, or the last one they set) is replaced. Members recovering
  * do not rename it: a resolving incident keeps the name of what happened.
  */
-export async function refreshSuspects(tx: Tx, incidentId: number, now: Date, actor = RULES_ACTOR, retitle = true): Promise<void> {
+/** How far back a member's transitions count as flapping evidence. */
+const FLAP_WINDOW_MS = 15 * 60_000;
+
+/**
+ * The evidence the diagnosis gets beside the members: how often each member changed state lately (a crash loop
+ * flaps), and the cluster's signals that the catalog says must fire for some cause and are ok now.
+ */
+async function context(tx: Tx, incident: { id: number; cluster: string }, now: Date, healthyNow?: { signal: string; subject: string }[]) {
+  const since = new Date(now.getTime() - FLAP_WINDOW_MS);
+  const flapRows = await tx.$queryRaw<{ signal: string; subject: string; n: bigint }[]>`
+    SELECT "payload"->>'signal' AS "signal", "payload"->>'subject' AS "subject", count(*) AS "n" FROM "incident_events"
+    WHERE "incident_id" = ${incident.id} AND "kind" = 'signal_transition' AND "at" >= ${since} GROUP BY 1, 2`;
+  const flaps = new Map(flapRows.map((r) => [`${r.signal}\u0000${r.subject}`, Number(r.n)]));
+  const needed = [...new Set(getCatalog().entries.flatMap((e) => (e.kind === "failure-mode" ? (e.diagnosis?.needs ?? []) : [])))];
+  // The round's own signals when the rules call; what the store holds when an alert does.
+  const healthy = healthyNow
+    ? healthyNow.filter((h) => needed.includes(h.signal))
+    : needed.length === 0
+      ? []
+      : await tx.signalState.findMany({ where: { cluster: incident.cluster, signal: { in: needed }, state: "ok" }, select: { signal: true, subject: true } });
+  return { flaps, healthy };
+}
+
+/** A short form of a ranking: what the page shows, so a change of confidence or evidence is stored, not only of order. */
+const shown = (suspects: Suspect[]) =>
+  JSON.stringify(
+    suspects.slice(0, 3).map((s) => [s.id, Math.round((s.confidence ?? 0) * 20), s.undecided?.with, s.supports?.slice(0, 3), s.contradicts?.slice(0, 2)]),
+  );
+
+/** Ranks the suspects from the incident's active fingerprints and alert links; records a change on the timeline. */
+export async function refreshSuspects(
+  tx: Tx,
+  incidentId: number,
+  now: Date,
+  actor = RULES_ACTOR,
+  retitle = true,
+  healthyNow?: { signal: string; subject: string }[],
+): Promise<void> {
   const incident = await tx.incident.findUniqueOrThrow({ where: { id: incidentId }, include: { members: true } });
   const activeMembers = incident.members.filter((m) => !isHealthy(m.state));
-  const active = activeMembers.map((m) => ({ signal: m.signal, subject: m.subject, state: m.source === "alert" ? "critical" : m.state, detail: m.detail }));
   const links = (incident.links ?? {}) as Links;
-  if (active.length === 0 && !links.catalog?.length) return; // all healthy: keep what was suspected
-  const after = rankSuspects({ active, linked: links.catalog ?? [], entries: getCatalog().entries });
+  if (activeMembers.length === 0 && !links.catalog?.length) return; // all healthy: keep what was suspected
+  const { flaps, healthy } = await context(tx, incident, now, healthyNow);
+  const active = activeMembers.map((m) => ({
+    signal: m.signal,
+    subject: m.subject,
+    state: m.source === "alert" ? "critical" : m.state,
+    detail: m.detail,
+    flaps: flaps.get(`${m.signal}\u0000${m.subject}`) ?? 0,
+  }));
+  const after = rankSuspects({ active, healthy, linked: links.catalog ?? [], entries: getCatalog().entries });
   const before = (incident.suspects ?? []) as unknown as Suspect[];
-  if (suspectsChanged(before, after)) {
+  if (suspectsChanged(before, after) || shown(before) !== shown(after)) {
     await tx.incident.update({ where: { id: incidentId }, data: { suspects: after as unknown as object[], updatedAt: now } });
+  }
+  if (suspectsChanged(before, after)) {
     await appendEvent(tx, {
       incidentId,
       at: now,
       kind: "suspects_changed",
       actor,
-      summary: after.length ? `top suspect: ${after[0].title} (${after[0].id})` : "no suspects",
-      payload: { before: before.map((s) => s.id), after: after.map((s) => ({ id: s.id, score: s.score, reason: s.reason })) },
+      summary: after.length ? `top suspect: ${after[0].title} (${after[0].id}, ${Math.round(after[0].confidence * 100)}%)` : "no suspects",
+      payload: { before: before.map((s) => s.id), after: after.map((s) => ({ id: s.id, score: s.score, confidence: s.confidence, reason: s.reason })) },
     });
   }
   if (!retitle) return;
