@@ -96,6 +96,7 @@ test("an entry says how Faultline recognises it: the real error text that points
   await expect(panel.getByTestId("recognition-supports")).toContainText("connect: permission denied");
   await expect(panel.getByTestId("recognition-contradicts")).toContainText("SELinux");
   await expect(panel).toContainText("Confirm with:");
+  await shot(page, "15-catalog-entry-recognition");
 });
 
 test("navigation links every section, none marked as not built yet", async ({ page }) => {

@@ -129,7 +129,8 @@ test("an on-call works an OpenBao-sealed incident from the list to the postmorte
   await page.getByRole("link", { name: "Export Markdown" }).click();
   const markdown = readFileSync(await (await download).path(), "utf8");
   expect(markdown).toContain(`# Incident ${id}:`);
-  expect(markdown).toMatch(/## Suspects\n\n1\. \*\*OpenBao sealed\*\* \(`openbao-sealed`\): detected by openbao\.sealed/);
+  expect(markdown).toMatch(/## Suspects\n\n1\. \*\*OpenBao sealed\*\* \(`openbao-sealed`\) \(\d+%\): .*Vault is sealed/);
+  expect(markdown).toMatch(/\n {3}- for: openbao\.sealed critical on openbao/);
   expect(markdown).toMatch(
     /G Does it answer 503 sealed\?: \*\*Yes\*\* \(e2e-oncall, [^)]+\)\. Live data suggested \*\*Yes\*\* from openbao\.sealed \(critical: openbao: /,
   );
