@@ -55,7 +55,7 @@ test("an on-call works an OpenBao-sealed incident from the list to the postmorte
   // The evidence for it, in the system's own words, and how sure the diagnosis is.
   await expect(suspects.first()).toContainText("Vault is sealed");
   await expect(suspects.first()).toContainText("openbao.sealed critical on openbao");
-  await expect(suspects.first()).toContainText(/very likely · \d+%/);
+  await expect(suspects.first()).toContainText(/very likely · (>99|\d+)%/);
   await expect(suspects.first().getByRole("link")).toHaveAttribute("href", "/catalog/openbao-sealed");
   await expect(page.getByTestId("live-signals").locator('[data-signal="openbao.sealed"][data-state="critical"]')).toBeVisible();
 
@@ -129,7 +129,7 @@ test("an on-call works an OpenBao-sealed incident from the list to the postmorte
   await page.getByRole("link", { name: "Export Markdown" }).click();
   const markdown = readFileSync(await (await download).path(), "utf8");
   expect(markdown).toContain(`# Incident ${id}:`);
-  expect(markdown).toMatch(/## Suspects\n\n1\. \*\*OpenBao sealed\*\* \(`openbao-sealed`\) \(\d+%\): .*Vault is sealed/);
+  expect(markdown).toMatch(/## Suspects\n\n1\. \*\*OpenBao sealed\*\* \(`openbao-sealed`\) \((>99|\d+)%\): .*Vault is sealed/);
   expect(markdown).toMatch(/\n {3}- for: openbao\.sealed critical on openbao/);
   expect(markdown).toMatch(
     /G Does it answer 503 sealed\?: \*\*Yes\*\* \(e2e-oncall, [^)]+\)\. Live data suggested \*\*Yes\*\* from openbao\.sealed \(critical: openbao: /,

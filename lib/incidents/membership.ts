@@ -1,3 +1,4 @@
+import { formatConfidence } from "@/lib/diagnosis/confidence";
 import { getCatalog, getSignalMap } from "@/lib/catalog/queries";
 import type { FailureMode } from "@/lib/catalog/schema";
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
@@ -247,7 +248,7 @@ export async function refreshSuspects(
       at: now,
       kind: "suspects_changed",
       actor,
-      summary: after.length ? `top suspect: ${after[0].title} (${after[0].id}, ${Math.round(after[0].confidence * 100)}%)` : "no suspects",
+      summary: after.length ? `top suspect: ${after[0].title} (${after[0].id}, ${formatConfidence(after[0].confidence)})` : "no suspects",
       payload: { before: before.map((s) => s.id), after: after.map((s) => ({ id: s.id, score: s.score, confidence: s.confidence, reason: s.reason })) },
     });
   }

@@ -1,3 +1,4 @@
+import { formatConfidence } from "@/lib/diagnosis/confidence";
 import type { IncidentDetail } from "./queries";
 import type { RecordedStep } from "./runbook-sessions";
 import type { Suspect } from "./suspects";
@@ -82,7 +83,7 @@ export function renderJson(detail: IncidentDetail) {
 
 /** One suspect in the postmortem: how sure, and the evidence for and against it (older records have only a reason). */
 function suspectLines(s: Suspect, i: number, e: (text: string) => string): string[] {
-  const sure = typeof s.confidence === "number" ? ` (${Math.round(s.confidence * 100)}%)` : "";
+  const sure = typeof s.confidence === "number" ? ` (${formatConfidence(s.confidence)})` : "";
   const lines = [`${i + 1}. **${e(s.title)}** (\`${s.id}\`)${sure}: ${e(s.reason)}`];
   if (i >= 3) return lines;
   for (const text of (s.supports ?? []).slice(1, 4)) lines.push(`   - for: ${e(text)}`);
