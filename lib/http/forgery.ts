@@ -40,7 +40,7 @@ export function hostProblem(host: string | undefined, allowed: ReadonlySet<strin
   if (!host) return { status: 400, error: "the request has no Host header" };
   if (allowed.has(host.toLowerCase())) return null;
   const shown = host.length > 100 ? `${host.slice(0, 100)}…` : host;
-  return { status: 421, error: `this server does not answer to the host ${JSON.stringify(shown)}; allowed: ${[...allowed].join(", ")} (FAULTLINE_ALLOWED_HOSTS)` };
+  return { status: 421, error: `this server does not answer to the host ${JSON.stringify(shown)}; the names it answers to are set by FAULTLINE_ALLOWED_HOSTS` };
 }
 
 /** 415 unless the body is declared JSON; forms and text/plain are what a hostile page can post without CORS. */
