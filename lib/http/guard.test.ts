@@ -33,8 +33,8 @@ interface Edge {
 /** An edge on loopback with these tokens (none: the machine routes take no token). */
 async function startEdge(tokens: { webhook?: string; metrics?: string } = {}): Promise<Edge> {
   const seen: Seen[] = [];
-  let onRequest: ReturnType<typeof createEdge>["onRequest"] | undefined;
-  const server = createServer((req, res) => void onRequest!(req, res));
+  const edge: { onRequest?: ReturnType<typeof createEdge>["onRequest"] } = {};
+  const server = createServer((req, res) => void edge.onRequest!(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   const routes: EdgeRoutes = {
@@ -43,8 +43,8 @@ async function startEdge(tokens: { webhook?: string; metrics?: string } = {}): P
     bodies: OWN_BODY_ROUTES,
     security: { hosts: allowedHosts("127.0.0.1", port), machines: machineRoutes(tokens), styleHashes: ["sha256-abc="] },
   };
-  onRequest = createEdge(routes, async (req, res) => {
-    for await (const _ of req);
+  edge.onRequest = createEdge(routes, async (req, res) => {
+    await req.toArray();
     seen.push({ method: req.method!, url: req.url!, csp: req.headers["content-security-policy"] as string | undefined });
     res.end("{}");
   }).onRequest;
