@@ -163,7 +163,12 @@ describe("machine tokens", () => {
 
   it("takes the webhook with its token and no Origin, as Alertmanager sends it; refuses a missing or wrong one with 401", async () => {
     expect((await send(tokened, "POST", `${WEBHOOK}?cluster=prod`, bearer(TOKEN))).status).toBe(200);
-    for (const headers of [{ "content-type": "application/json" }, bearer("webhook-token-0123456789abcdeX"), bearer(METRICS_TOKEN), { authorization: TOKEN }]) {
+    for (const headers of [
+      { "content-type": "application/json" },
+      bearer("webhook-token-0123456789abcdeX"),
+      bearer(METRICS_TOKEN),
+      { authorization: TOKEN },
+    ] as Record<string, string>[]) {
       const answer = await send(tokened, "POST", WEBHOOK, headers);
       expect(answer.status).toBe(401);
       expect(answer.headers["www-authenticate"]).toBe('Bearer realm="faultline"');
