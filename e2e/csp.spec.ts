@@ -29,6 +29,9 @@ function watch(page: Page): string[] {
     if (m.type() === "error" || /Content Security Policy/i.test(m.text())) problems.push(`console ${m.type()}: ${m.text()}`);
   });
   page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("response", (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()} for ${r.url()}`);
+  });
   return problems;
 }
 

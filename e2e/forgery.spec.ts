@@ -28,7 +28,15 @@ const alert = (name: string) => ({
   groupKey: `{}:{alertname="${name}"}`,
   status: "firing",
   receiver: "faultline",
-  alerts: [{ status: "firing", labels: { alertname: name, cluster: CLUSTER, severity: "warning" }, annotations: {}, startsAt: new Date().toISOString() }],
+  alerts: [
+    {
+      status: "firing",
+      labels: { alertname: name, cluster: CLUSTER, severity: "warning" },
+      annotations: {},
+      startsAt: new Date().toISOString(),
+      fingerprint: `f-${name}`,
+    },
+  ],
 });
 
 /** A real incident (by Alertmanager, with its token) and a runbook session on it, to forge actions against. */
