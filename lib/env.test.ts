@@ -33,12 +33,13 @@ describe("environment", () => {
   });
 
   it("reads the allowed Host names and names an entry that is none", () => {
-    expect(parseEnv({ FAULTLINE_ALLOWED_HOSTS: "faultline.internal, 127.0.0.1:8443,[::1]" }).FAULTLINE_ALLOWED_HOSTS).toEqual([
+    expect(parseEnv({ FAULTLINE_ALLOWED_HOSTS: "faultline.internal, 127.0.0.1:8443,[::1],https://faultline.example.com" }).FAULTLINE_ALLOWED_HOSTS).toEqual([
       "faultline.internal",
       "127.0.0.1:8443",
       "[::1]",
+      "https://faultline.example.com",
     ]);
-    for (const bad of ["faultline internal", "http://faultline.internal", "a,,b", "host:99999", "*.example"]) {
+    for (const bad of ["faultline internal", "ftp://faultline.internal", "https://faultline.internal/", "a,,b", "host:99999", "*.example"]) {
       expect(() => parseEnv({ FAULTLINE_ALLOWED_HOSTS: bad })).toThrow(
         /^Invalid environment variable FAULTLINE_ALLOWED_HOSTS \(got ".*"\): ".*" is not a host name/,
       );

@@ -43,6 +43,7 @@ export const EnvSchema = z.object({
     .max(65535, "must be 1-65535")
     .default(3000),
   // The Host names the server answers to (DNS rebinding); unset: the bound address, localhost, 127.0.0.1 and [::1].
+  // "https://name" for a name served through a TLS proxy: its pages' Origin is https.
   FAULTLINE_ALLOWED_HOSTS: z
     .string()
     .optional()
@@ -51,7 +52,10 @@ export const EnvSchema = z.object({
       const entries = text.split(",").map((e) => e.trim());
       for (const entry of entries) {
         if (parseHostEntry(entry)) continue;
-        ctx.addIssue({ code: "custom", message: `"${entry.slice(0, 100)}" is not a host name, IP address or [IPv6] with an optional :port (comma-separated)` });
+        ctx.addIssue({
+          code: "custom",
+          message: `"${entry.slice(0, 100)}" is not a host name, IP address or [IPv6] with an optional :port, optionally after https:// (comma-separated)`,
+        });
         return z.NEVER;
       }
       return entries;

@@ -10,8 +10,8 @@ import { applySecurityHeaders } from "./security-headers";
 
 // The checks every request passes before Next.js sees it: a Host the server answers to, no forged state change,
 // a machine route's token (guard.ts), a path that decodes, a method the route serves, a body within the route's
-// limit. Every response, refusals included, carries the security headers (security-headers.ts). What fails gets a 4xx naming the problem ({ error } under /api/, plain text
-// elsewhere); the body is never echoed back.
+// limit. What fails gets a 4xx naming the problem ({ error } under /api/, plain text elsewhere); the body is
+// never echoed back. Every response, refusals included, carries the security headers (security-headers.ts).
 
 export type Handle = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 

@@ -6,13 +6,20 @@ export const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export type Problem = { status: number; error: string } | null;
 
-/** A host entry ("name", "name:port", "[v6]", "[v6]:port", "::1") as name and port; null when it is none of these. */
-export function parseHostEntry(entry: string): { name: string; port?: number } | null {
-  const m = /^(?:\[([0-9a-f:.]+)\]|([0-9a-f]*:[0-9a-f:.]+)|([a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?))(?::(\d{1,5}))?$/i.exec(entry.trim());
+export type Scheme = "http" | "https";
+
+/**
+ * A host entry ("name", "name:port", "[v6]", "[v6]:port", "::1", each optionally after "https://" or "http://")
+ * as scheme, name and port; null when it is none of these. The scheme is the one browsers see (a TLS proxy).
+ */
+export function parseHostEntry(entry: string): { scheme?: Scheme; name: string; port?: number } | null {
+  const scheme = /^(https?):\/\//i.exec(entry.trim())?.[1].toLowerCase() as Scheme | undefined;
+  const rest = scheme ? entry.trim().slice(scheme.length + 3) : entry.trim();
+  const m = /^(?:\[([0-9a-f:.]+)\]|([0-9a-f]*:[0-9a-f:.]+)|([a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?))(?::(\d{1,5}))?$/i.exec(rest);
   if (!m || (m[2] && m[4])) return null;
   const port = m[4] === undefined ? undefined : Number(m[4]);
   if (port !== undefined && (port < 1 || port > 65535)) return null;
-  return { name: (m[1] ?? m[2] ?? m[3]).toLowerCase(), port };
+  return { scheme, name: (m[1] ?? m[2] ?? m[3]).toLowerCase(), port };
 }
 
 /** `name` as a Host header carries it on `port`: brackets around IPv6. */
@@ -20,23 +27,28 @@ export function hostHeader(name: string, port: number): string {
   return `${name.includes(":") ? `[${name}]` : name}:${port}`;
 }
 
-/** The Host values the server answers to: the configured entries, else the bound address and loopback's names. */
-export function allowedHosts(bound: string, port: number, configured: string[] = []): Set<string> {
+/**
+ * The Host values the server answers to, each with the scheme its pages are seen on when configured (else the
+ * connection's): the configured entries, else the bound address and loopback's names.
+ */
+export function allowedHosts(bound: string, port: number, configured: string[] = []): Map<string, Scheme | undefined> {
   const entries = configured.length > 0 ? configured : [bound, "localhost", "127.0.0.1", "::1"];
-  const hosts = new Set<string>();
+  const hosts = new Map<string, Scheme | undefined>();
   for (const entry of entries) {
     const parsed = parseHostEntry(entry);
     if (!parsed) continue;
-    // An entry without a port answers on the server's; browsers leave out port 80.
-    const on = parsed.port ?? port;
-    hosts.add(hostHeader(parsed.name, on));
-    if (on === 80) hosts.add(hostHeader(parsed.name, 80).replace(/:80$/, ""));
+    // An entry without a port: the scheme's default behind a proxy, else the server's port.
+    const on = parsed.port ?? (parsed.scheme === "https" ? 443 : parsed.scheme === "http" ? 80 : port);
+    hosts.set(hostHeader(parsed.name, on), parsed.scheme);
+    // Browsers leave the default port out of Host.
+    if ((on === 80 && parsed.scheme !== "https") || (on === 443 && parsed.scheme === "https"))
+      hosts.set(hostHeader(parsed.name, on).replace(/:\d+$/, ""), parsed.scheme);
   }
   return hosts;
 }
 
 /** 421 for a Host the server does not answer to (a rebound DNS name), whatever the method. */
-export function hostProblem(host: string | undefined, allowed: ReadonlySet<string>): Problem {
+export function hostProblem(host: string | undefined, allowed: ReadonlyMap<string, unknown>): Problem {
   if (!host) return { status: 400, error: "the request has no Host header" };
   if (allowed.has(host.toLowerCase())) return null;
   const shown = host.length > 100 ? `${host.slice(0, 100)}…` : host;
@@ -51,10 +63,10 @@ export function contentTypeProblem(contentType: string | undefined): Problem {
   return { status: 415, error: `a state-changing request must send Content-Type: application/json; this one sent ${sent}` };
 }
 
-/** The request's own origin, as the server knows it: its scheme and the (allowed) Host it was sent to. */
-export function ownOrigin(host: string, tls: boolean): string | null {
+/** The request's own origin, as the server knows it: its scheme (configured, else the connection's) and its allowed Host. */
+export function ownOrigin(host: string, scheme: Scheme): string | null {
   try {
-    return new URL(`${tls ? "https" : "http"}://${host}`).origin;
+    return new URL(`${scheme}://${host}`).origin;
   } catch {
     return null;
   }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OWN_BODY_ROUTES } from "@/lib/incidents/webhook-body";
 import { createEdge, type EdgeRoutes } from "./edge";
 import { allowedHosts, STATE_CHANGING } from "./forgery";
+import { guard } from "./guard";
 import { machineRoutes } from "./machine-token";
 import { createRouteLabeler } from "./route-label";
 import { scanAppRoutes } from "./route-table";
@@ -155,6 +156,22 @@ describe("state-changing requests on every route of the route table", () => {
       expect(error).toMatch(/^this server does not answer to the host "evil.example"; the names it answers to are set by FAULTLINE_ALLOWED_HOSTS/);
     }
     expect(edge.seen.some((s) => s.method === "GET")).toBe(false);
+  });
+});
+
+describe("behind a TLS proxy", () => {
+  it("takes the scheme of a configured https:// name as the site's own, and the name without its default port", () => {
+    const hosts = allowedHosts("127.0.0.1", 3000, ["https://faultline.example.com", "127.0.0.1"]);
+    expect([...hosts.keys()].sort()).toEqual(["127.0.0.1:3000", "faultline.example.com", "faultline.example.com:443"]);
+    const security = { hosts, machines: machineRoutes({}) };
+    const post = (host: string, origin: string) =>
+      guard("POST", "/api/v1/incidents/[id]/notes", { host, origin, "content-type": "application/json" }, false, security);
+    expect(post("faultline.example.com", "https://faultline.example.com")).toBeNull();
+    expect(post("Faultline.Example.com:443", "https://faultline.example.com")).toBeNull();
+    expect(post("faultline.example.com", "http://faultline.example.com")).toMatchObject({ status: 403 });
+    expect(post("127.0.0.1:3000", "http://127.0.0.1:3000")).toBeNull();
+    expect(post("127.0.0.1:3000", "https://faultline.example.com")).toMatchObject({ status: 403 });
+    expect(post("faultline.example.com:3000", "https://faultline.example.com")).toMatchObject({ status: 421 });
   });
 });
 
