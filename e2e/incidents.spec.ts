@@ -52,7 +52,10 @@ test("an on-call works an OpenBao-sealed incident from the list to the postmorte
   await expect(page.getByTestId("incident-status")).toHaveText("open");
   const suspects = page.getByTestId("suspects").locator("li");
   await expect(suspects.first()).toHaveAttribute("data-suspect", "openbao-sealed");
-  await expect(suspects.first()).toContainText("detected by openbao.sealed");
+  // The evidence for it, in the system's own words, and how sure the diagnosis is.
+  await expect(suspects.first()).toContainText("Vault is sealed");
+  await expect(suspects.first()).toContainText("openbao.sealed critical on openbao");
+  await expect(suspects.first()).toContainText(/very likely · \d+%/);
   await expect(suspects.first().getByRole("link")).toHaveAttribute("href", "/catalog/openbao-sealed");
   await expect(page.getByTestId("live-signals").locator('[data-signal="openbao.sealed"][data-state="critical"]')).toBeVisible();
 
