@@ -6,6 +6,9 @@ import { Providers } from "@/components/providers";
 import { SiteNav } from "@/components/site-nav";
 import "./globals.css";
 
+// Every page renders per request: Next.js puts the request's CSP nonce on its scripts only then (docs/auth.md).
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = {
   title: { default: "Faultline", template: "%s · Faultline" },
   description: "Failure modes, detection and recovery for Kubernetes KMS encryption and secret protection.",

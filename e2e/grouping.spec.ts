@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { shot } from "./helpers";
+import { sameOrigin, shot } from "./helpers";
 
 // The incidents list names an incident after its most likely cause, not the first signal it heard: against the
 // in-process demo cluster with the fast e2e rules (playwright.config.ts).
@@ -9,7 +9,7 @@ const SCENARIO = "/api/v1/demo/scenarios/transit-key-soft-deleted";
 const TITLE = /Transit key soft-deleted \([^)]+\)/;
 
 test.afterEach(async ({ request }) => {
-  await request.delete(SCENARIO);
+  await request.delete(SCENARIO, sameOrigin());
 });
 
 test("an injected soft-deleted Transit key is listed under its top suspect's title, and the timeline says the title changed", async ({ page, request }) => {
@@ -18,11 +18,11 @@ test("an injected soft-deleted Transit key is listed under its top suspect's tit
   // incident this test reads is the one its injection opens.
   const open = await (await request.get("/api/v1/incidents?cluster=demo&status=open,acknowledged")).json();
   for (const { id } of open.incidents as { id: number }[]) {
-    await request.post(`/api/v1/incidents/${id}/resolve`, { data: { actor: "e2e-setup", resolution: "left over from earlier specs" } });
+    await request.post(`/api/v1/incidents/${id}/resolve`, sameOrigin({ actor: "e2e-setup", resolution: "left over from earlier specs" }));
   }
   if (open.incidents.length > 0) await page.waitForTimeout(3_500);
   await page.goto("/incidents");
-  expect((await request.post(SCENARIO, { data: {} })).ok()).toBe(true);
+  expect((await request.post(SCENARIO, sameOrigin({}))).ok()).toBe(true);
   // The first signal to fire names the incident at first (the plugins' or the API server's check); the list shows
   // what the suspects say happened.
   const row = page
@@ -43,5 +43,5 @@ test("an injected soft-deleted Transit key is listed under its top suspect's tit
   await shot(page, "61-incident-title-changed");
 
   const id = Number(new URL(page.url()).pathname.split("/").pop());
-  await request.post(`/api/v1/incidents/${id}/resolve`, { data: { actor: "e2e-grouping", resolution: "scenario cleared" } });
+  await request.post(`/api/v1/incidents/${id}/resolve`, sameOrigin({ actor: "e2e-grouping", resolution: "scenario cleared" }));
 });
