@@ -64,6 +64,8 @@ export function serveWatch(
     return t;
   };
   const write = (type: string, object: JsonObject) => {
+    // A bookmark tick or a store event may come between the end of the answer and its close: nothing is written then.
+    if (res.writableEnded || res.destroyed) return;
     if (!opts.stalled?.()) res.write(`${JSON.stringify({ type, object: type === "ERROR" || type === "BOOKMARK" ? object : render(object) })}\n`);
   };
   const bookmark = (extra?: JsonObject) =>
@@ -112,4 +114,5 @@ export function serveWatch(
   };
   req.on("close", close);
   res.on("close", close);
+  res.on("finish", close);
 }
