@@ -104,7 +104,7 @@ export const authVars = {
   FAULTLINE_OIDC_GROUPS_CLAIM: z.string().trim().min(1).max(100).default("groups"),
 };
 
-type AuthValues = { [K in keyof typeof authVars]: z.infer<(typeof authVars)[K]> } & { HOST: string };
+type AuthValues = { [K in keyof typeof authVars]?: z.infer<(typeof authVars)[K]> } & { HOST: string };
 
 /** What each mode needs, and the HOST rule: a non-loopback address only once people sign in. */
 export function checkAuthVars(env: AuthValues, isLoopback: (host: string) => boolean, ctx: z.RefinementCtx): void {

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
+import { useCan } from "@/components/viewer";
 
 export interface ScenarioRow {
   id: string;
@@ -24,6 +25,8 @@ export interface ScenarioRow {
 export function ScenarioTable({ rows, nodes, refreshSeconds }: { rows: ScenarioRow[]; nodes: string[]; refreshSeconds: number }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
+  // Injecting and clearing are an admin's; others see what is in force.
+  const canControl = useCan("admin");
   const [error, setError] = useState<string | null>(null);
   const [choice, setChoice] = useState<Record<string, { node?: string; variant?: string }>>({});
 
@@ -66,9 +69,11 @@ export function ScenarioTable({ rows, nodes, refreshSeconds }: { rows: ScenarioR
             <span key={row.id} className="chip">
               {row.title}
               {row.node ? ` (${row.node})` : ""}{" "}
-              <button type="button" className="linklike" onClick={() => change(row, false)} aria-label={`Clear ${row.title}`}>
-                ✕ clear
-              </button>
+              {canControl ? (
+                <button type="button" className="linklike" onClick={() => change(row, false)} aria-label={`Clear ${row.title}`}>
+                  ✕ clear
+                </button>
+              ) : null}
             </span>
           ))
         )}
@@ -96,7 +101,7 @@ export function ScenarioTable({ rows, nodes, refreshSeconds }: { rows: ScenarioR
                         <code>{row.id}</code>
                       </span>
                     </td>
-                    <td className="controls">
+                    <td className="controls" hidden={!canControl}>
                       {row.perNode ? (
                         <select
                           aria-label={`Node for ${row.title}`}
