@@ -16,11 +16,11 @@ export interface Session {
   idToken: string | null;
 }
 
-/** A live session, or undefined for an unknown, ended or expired one. */
-export async function sessionOf(id: string, now = new Date()): Promise<Session | undefined> {
+/** A session not signed out (expired or not: identify.ts refreshes or refuses it), or undefined for none. */
+export async function sessionRow(id: string): Promise<Session | undefined> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return undefined;
   const row = await getDb().authSession.findUnique({ where: { idHash: hash(id) } });
-  if (!row || row.endedAt || row.expiresAt <= now) return undefined;
+  if (!row || row.endedAt) return undefined;
   return { user: row.user, groups: row.groups as string[], expiresAt: row.expiresAt, refreshToken: row.refreshToken, idToken: row.idToken };
 }
 
@@ -38,4 +38,12 @@ export async function renewSession(id: string, s: Pick<Session, "expiresAt" | "g
 
 export async function endSession(id: string, now = new Date()): Promise<void> {
   await getDb().authSession.updateMany({ where: { idHash: hash(id), endedAt: null }, data: { endedAt: now } });
+}
+
+export function cookieValue(headers: { get(name: string): string | null }, name: string): string | undefined {
+  for (const part of (headers.get("cookie") ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
 }
