@@ -101,49 +101,53 @@ export function ScenarioTable({ rows, nodes, refreshSeconds }: { rows: ScenarioR
                         <code>{row.id}</code>
                       </span>
                     </td>
-                    <td className="controls" hidden={!canControl}>
-                      {row.perNode ? (
-                        <select
-                          aria-label={`Node for ${row.title}`}
-                          value={choice[row.id]?.node ?? row.node ?? nodes[Math.min(1, nodes.length - 1)]}
-                          disabled={row.active}
-                          onChange={(e) => setChoice({ ...choice, [row.id]: { ...choice[row.id], node: e.target.value } })}
-                        >
-                          {nodes.map((n) => (
-                            <option key={n} value={n}>
-                              {n}
-                            </option>
-                          ))}
-                        </select>
+                    <td className="controls">
+                      {canControl ? (
+                        <>
+                          {row.perNode ? (
+                            <select
+                              aria-label={`Node for ${row.title}`}
+                              value={choice[row.id]?.node ?? row.node ?? nodes[Math.min(1, nodes.length - 1)]}
+                              disabled={row.active}
+                              onChange={(e) => setChoice({ ...choice, [row.id]: { ...choice[row.id], node: e.target.value } })}
+                            >
+                              {nodes.map((n) => (
+                                <option key={n} value={n}>
+                                  {n}
+                                </option>
+                              ))}
+                            </select>
+                          ) : null}
+                          {row.variants.length > 0 ? (
+                            <select
+                              aria-label={`Variant of ${row.title}`}
+                              value={choice[row.id]?.variant ?? row.variant ?? row.variants[0]}
+                              disabled={row.active}
+                              onChange={(e) => setChoice({ ...choice, [row.id]: { ...choice[row.id], variant: e.target.value } })}
+                            >
+                              {row.variants.map((v) => (
+                                <option key={v} value={v}>
+                                  {v}
+                                </option>
+                              ))}
+                            </select>
+                          ) : null}
+                          {row.active ? (
+                            <button type="button" className="button" onClick={() => change(row, false)} disabled={pending}>
+                              Clear
+                            </button>
+                          ) : row.oneShot ? (
+                            <button type="button" className="button button-primary" onClick={() => change(row, true)} disabled={pending}>
+                              Do it now
+                            </button>
+                          ) : (
+                            <button type="button" className="button button-primary" onClick={() => change(row, true)} disabled={pending}>
+                              Inject
+                            </button>
+                          )}
+                          {row.active ? <span className="badge badge-red">ON{row.node ? ` · ${row.node}` : ""}</span> : null}
+                        </>
                       ) : null}
-                      {row.variants.length > 0 ? (
-                        <select
-                          aria-label={`Variant of ${row.title}`}
-                          value={choice[row.id]?.variant ?? row.variant ?? row.variants[0]}
-                          disabled={row.active}
-                          onChange={(e) => setChoice({ ...choice, [row.id]: { ...choice[row.id], variant: e.target.value } })}
-                        >
-                          {row.variants.map((v) => (
-                            <option key={v} value={v}>
-                              {v}
-                            </option>
-                          ))}
-                        </select>
-                      ) : null}
-                      {row.active ? (
-                        <button type="button" className="button" onClick={() => change(row, false)} disabled={pending}>
-                          Clear
-                        </button>
-                      ) : row.oneShot ? (
-                        <button type="button" className="button button-primary" onClick={() => change(row, true)} disabled={pending}>
-                          Do it now
-                        </button>
-                      ) : (
-                        <button type="button" className="button button-primary" onClick={() => change(row, true)} disabled={pending}>
-                          Inject
-                        </button>
-                      )}
-                      {row.active ? <span className="badge badge-red">ON{row.node ? ` · ${row.node}` : ""}</span> : null}
                     </td>
                   </tr>
                 ))}

@@ -34,28 +34,30 @@ export function RunbookSessions({ incidentId, sessions, runbooks, titles, outcom
   });
   return (
     <>
-      <div className="start-runbook" hidden={!canStart}>
-        {runbooks.length > 1 ? (
-          <select aria-label="Runbook to start" value={choice} onChange={(e) => setChoice(e.target.value)}>
-            {runbooks.map((r, i) => (
-              <option key={r.id} value={r.id}>
-                {r.title}
-                {i === 0 ? " (best match)" : ""}
-              </option>
-            ))}
-          </select>
-        ) : runbooks.length === 1 ? (
-          <span>{runbooks[0].title}</span>
-        ) : null}
-        <button type="button" className="button button-primary" disabled={start.isPending || start.isSuccess} onClick={() => start.mutate()}>
-          {start.isPending || start.isSuccess ? "Starting…" : "▶ Start runbook"}
-        </button>
-        {start.error ? (
-          <p className="field-error" role="alert">
-            Not started: {start.error.message}
-          </p>
-        ) : null}
-      </div>
+      {canStart ? (
+        <div className="start-runbook">
+          {runbooks.length > 1 ? (
+            <select aria-label="Runbook to start" value={choice} onChange={(e) => setChoice(e.target.value)}>
+              {runbooks.map((r, i) => (
+                <option key={r.id} value={r.id}>
+                  {r.title}
+                  {i === 0 ? " (best match)" : ""}
+                </option>
+              ))}
+            </select>
+          ) : runbooks.length === 1 ? (
+            <span>{runbooks[0].title}</span>
+          ) : null}
+          <button type="button" className="button button-primary" disabled={start.isPending || start.isSuccess} onClick={() => start.mutate()}>
+            {start.isPending || start.isSuccess ? "Starting…" : "▶ Start runbook"}
+          </button>
+          {start.error ? (
+            <p className="field-error" role="alert">
+              Not started: {start.error.message}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
       {sessions.length === 0 ? <p className="muted">No runbook walked yet. Each answer is recorded here and in the postmortem.</p> : null}
       {sessions.map((s) => (
         <div key={s.id} className="session" data-testid="session" data-session={s.id}>
