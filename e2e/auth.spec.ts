@@ -46,7 +46,7 @@ test.describe("behind an authenticating proxy", () => {
     await expect(page.getByRole("button", { name: "▶ Start runbook" })).toHaveCount(0);
     await page.goto("/demo");
     await expect(page.getByRole("button", { name: "Inject" })).toHaveCount(0);
-    await expect(page.getByRole("link", { name: "Audit" })).toHaveCount(0);
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit", exact: true })).toHaveCount(0);
     // The server decides, whatever the page shows.
     const ack = await context.request.post(`/api/v1/incidents/${incident}/acknowledge`, { data: {} });
     expect([ack.status(), await ack.json()]).toEqual([403, { error: "vera@example.org is a viewer; this needs the responder role" }]);
@@ -81,7 +81,7 @@ test.describe("behind an authenticating proxy", () => {
     const page = await context.newPage();
     await page.goto("/demo");
     await expect(page.getByRole("button", { name: "Inject" }).first()).toBeVisible();
-    await page.getByRole("link", { name: "Audit" }).click();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit", exact: true }).click();
     await expect(page).toHaveURL(/\/audit$/);
     const table = page.getByTestId("audit-table");
     const ack = table.locator('tr[data-action="incident.acknowledge"][data-status="200"]');
