@@ -94,7 +94,8 @@ export function route<P = undefined, Q = undefined, H = undefined, B = undefined
 export function guarded(role: Need, answer: (request: Request, context?: RouteContext) => Promise<Response>): Handler {
   const handler: Handler = async (request, context) => {
     const raw = ((await context?.params) ?? {}) as Record<string, string | string[] | undefined>;
-    return guard(request, { need: role, method: request.method, route: patternOf(new URL(request.url).pathname, raw) }, () => answer(request, context));
+    const where = { need: role, method: request.method, route: patternOf(new URL(request.url).pathname, raw) };
+    return guard(request, where, () => answer(request, context).catch(errorResponse));
   };
   handlers.add(handler);
   return handler;
