@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -152,6 +152,15 @@ describe("who may call what", () => {
       const source = readFileSync(file!, "utf8");
       const body = /export default async function \w+\([^)]*\)[^{]*\{\s*([^\n]*)/.exec(source);
       expect(body?.[1], spec.pattern).toBe(`await pageAccess("${PAGES[spec.pattern]}");`);
+    }
+  });
+
+  it("checks the role above every loading state, which would otherwise answer 200 before a page's 401 or 403", () => {
+    const loading = readdirSync(path.join(root, "app"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith("loading.tsx"));
+    expect(loading.length).toBeGreaterThan(0);
+    for (const file of loading) {
+      const layout = readFileSync(path.join(root, "app", path.dirname(file), "layout.tsx"), "utf8");
+      expect(layout, file).toContain('await pageAccess("viewer");');
     }
   });
 
