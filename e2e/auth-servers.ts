@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import Provider from "oidc-provider";
@@ -27,6 +28,9 @@ export interface Started {
 /** `npm start` with these variables (the build is current: the shared webServer built it). */
 export async function startFaultline(name: string, env: Record<string, string>, port?: number): Promise<Started> {
   port ??= await freePort();
+  // A fresh database each run: the audit log is append-only, and earlier runs' entries would match too.
+  const dataDir = `.data/e2e-auth-${name}`;
+  rmSync(dataDir, { recursive: true, force: true });
   const child: ChildProcess = spawn("npm", ["start"], {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
@@ -34,7 +38,7 @@ export async function startFaultline(name: string, env: Record<string, string>, 
       ...process.env,
       PORT: String(port),
       HOST: "127.0.0.1",
-      FAULTLINE_DATA_DIR: `.data/e2e-auth-${name}`,
+      FAULTLINE_DATA_DIR: dataDir,
       FAULTLINE_DEMO_INTERVAL_SECONDS: "2",
       FAULTLINE_POLL_SECONDS: "1",
       FAULTLINE_INCIDENT_RULES: JSON.stringify({

@@ -124,8 +124,23 @@ export async function finishSignIn(request: Request): Promise<Response> {
 
 const RESERVED = (error: string) => error.includes("Faultline itself acts under");
 
+const REFRESHING = Symbol.for("faultline.oidc.refreshing");
+
 /** An expired session with a refresh token gets new tokens; undefined when it cannot (then: sign in again). */
-export async function refreshSession(id: string, session: Session): Promise<Session | undefined> {
+export function refreshSession(id: string, session: Session): Promise<Session | undefined> {
+  // A page's layouts and the page itself ask at once: one refresh per session, or a rotating provider would
+  // see the same refresh token twice and revoke it.
+  const store = globalThis as unknown as Record<symbol, Map<string, Promise<Session | undefined>> | undefined>;
+  const inflight = (store[REFRESHING] ??= new Map());
+  let pending = inflight.get(id);
+  if (!pending) {
+    pending = refreshOnce(id, session).finally(() => inflight.delete(id));
+    inflight.set(id, pending);
+  }
+  return pending;
+}
+
+async function refreshOnce(id: string, session: Session): Promise<Session | undefined> {
   if (!session.refreshToken) return undefined;
   const env = oidcEnv();
   try {
