@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
+import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import Provider from "oidc-provider";
@@ -52,8 +52,14 @@ export async function startFaultline(name: string, env: Record<string, string>, 
     },
   });
   let log = "";
-  child.stdout!.on("data", (d: Buffer) => (log += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (log += d.toString()));
+  // The server's own output, for reading after a failure.
+  mkdirSync("test-results", { recursive: true });
+  const file = createWriteStream(`test-results/auth-${name}-server.log`);
+  for (const stream of [child.stdout!, child.stderr!])
+    stream.on("data", (d: Buffer) => {
+      log = (log + d.toString()).slice(-20_000);
+      file.write(d);
+    });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 240_000;
   for (;;) {

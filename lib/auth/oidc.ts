@@ -27,18 +27,19 @@ function oidcEnv(): OidcEnv {
   return env as OidcEnv;
 }
 
-const CONFIG = Symbol.for("faultline.oidc.config");
-/** The provider's discovered configuration, once per process (retried after a failure). */
+// Per module instance, not process-wide: Next bundles openid-client into each route's chunk, and a Configuration
+// from another chunk's copy fails its instanceof check.
+const store: { config?: Promise<oidc.Configuration> } = {};
+/** The provider's discovered configuration, once (retried after a failure). */
 async function configuration(env: OidcEnv): Promise<oidc.Configuration> {
-  const store = globalThis as unknown as Record<symbol, Promise<oidc.Configuration> | undefined>;
   const issuer = new URL(env.FAULTLINE_OIDC_ISSUER);
   // http:// is accepted only for a loopback issuer (lib/auth-config.ts): a provider started beside Faultline.
   const options = issuer.protocol === "http:" ? { execute: [oidc.allowInsecureRequests] } : undefined;
-  store[CONFIG] ??= oidc.discovery(issuer, env.FAULTLINE_OIDC_CLIENT_ID, env.FAULTLINE_OIDC_CLIENT_SECRET, undefined, options).catch((error: unknown) => {
-    store[CONFIG] = undefined;
+  store.config ??= oidc.discovery(issuer, env.FAULTLINE_OIDC_CLIENT_ID, env.FAULTLINE_OIDC_CLIENT_SECRET, undefined, options).catch((error: unknown) => {
+    store.config = undefined;
     throw error;
   });
-  return store[CONFIG];
+  return store.config;
 }
 
 const secure = (env: OidcEnv) => new URL(env.FAULTLINE_OIDC_REDIRECT_URL).protocol === "https:";
@@ -130,8 +131,8 @@ const REFRESHING = Symbol.for("faultline.oidc.refreshing");
 export function refreshSession(id: string, session: Session): Promise<Session | undefined> {
   // A page's layouts and the page itself ask at once: one refresh per session, or a rotating provider would
   // see the same refresh token twice and revoke it.
-  const store = globalThis as unknown as Record<symbol, Map<string, Promise<Session | undefined>> | undefined>;
-  const inflight = (store[REFRESHING] ??= new Map());
+  const shared = globalThis as unknown as Record<symbol, Map<string, Promise<Session | undefined>> | undefined>;
+  const inflight = (shared[REFRESHING] ??= new Map());
   let pending = inflight.get(id);
   if (!pending) {
     pending = refreshOnce(id, session).finally(() => inflight.delete(id));
