@@ -40,6 +40,8 @@ export default defineConfig({
       FAULTLINE_DATA_DIR: ".data/e2e",
       FAULTLINE_DEMO_INTERVAL_SECONDS: "2",
       FAULTLINE_POLL_SECONDS: "1",
+      // As e2e/helpers.ts sends it: Alertmanager's deliveries carry it (docs/auth.md).
+      FAULTLINE_WEBHOOK_TOKEN: "e2e-webhook-token-not-a-secret-0001",
       // Incidents open and resolve within seconds, so e2e/incidents.spec.ts does not wait minutes.
       FAULTLINE_INCIDENT_RULES: JSON.stringify({
         openAfterObservations: 2,

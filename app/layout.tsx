@@ -8,6 +8,9 @@ import { ViewerProvider } from "@/components/viewer";
 import { currentAccess } from "@/lib/auth/page";
 import "./globals.css";
 
+// Every page renders per request: Next.js puts the request's CSP nonce on its scripts only then (docs/auth.md).
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = {
   title: { default: "Faultline", template: "%s · Faultline" },
   description: "Failure modes, detection and recovery for Kubernetes KMS encryption and secret protection.",

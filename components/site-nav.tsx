@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { SignOutButton } from "./sign-out-button";
 import type { ViewerInfo } from "./viewer";
 
 // Sections that are not built yet are shown, labelled, and not linked: no dead links.
@@ -39,12 +40,10 @@ export function SiteNav({ viewer }: { viewer?: ViewerInfo }) {
         <span className="who" data-testid="signed-in-as">
           {viewer.user} <small>{viewer.role}</small>
           {viewer.mode === "oidc" ? (
-            <form method="post" action="/auth/signout" style={{ display: "inline" }}>
+            <>
               {" "}
-              <button type="submit" className="linklike">
-                Sign out
-              </button>
-            </form>
+              <SignOutButton />
+            </>
           ) : null}
         </span>
       ) : null}

@@ -23,7 +23,7 @@ test.describe("behind an authenticating proxy", () => {
     // An incident to act on: the admin breaks the demo cluster's OpenBao, the rules open one within seconds.
     const inject = await fetch(`${server.url}/api/v1/demo/scenarios/openbao-sealed`, {
       method: "POST",
-      headers: { ...ADMIN, "Content-Type": "application/json" },
+      headers: { ...ADMIN, "Content-Type": "application/json", Origin: server.url },
       body: "{}",
     });
     expect(inject.status).toBe(200);
@@ -48,7 +48,7 @@ test.describe("behind an authenticating proxy", () => {
     await expect(page.getByRole("button", { name: "Inject" })).toHaveCount(0);
     await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit", exact: true })).toHaveCount(0);
     // The server decides, whatever the page shows.
-    const ack = await context.request.post(`/api/v1/incidents/${incident}/acknowledge`, { data: {} });
+    const ack = await context.request.post(`/api/v1/incidents/${incident}/acknowledge`, { data: {}, headers: { origin: server.url } });
     expect([ack.status(), await ack.json()]).toEqual([403, { error: "vera@example.org is a viewer; this needs the responder role" }]);
     const audit = await page.goto("/audit");
     expect(audit?.status()).toBe(403);
@@ -66,10 +66,10 @@ test.describe("behind an authenticating proxy", () => {
     await actions.getByRole("button", { name: "Add note" }).click();
     await expect(page.getByTestId("timeline").locator('[data-kind="note"]')).toContainText("sealed on all three nodes");
     // A body naming the rules as the actor changes nothing: the actor is the signed-in person.
-    const ack = await context.request.post(`/api/v1/incidents/${incident}/acknowledge`, { data: { actor: "faultline" } });
+    const ack = await context.request.post(`/api/v1/incidents/${incident}/acknowledge`, { data: { actor: "faultline" }, headers: { origin: server.url } });
     expect(ack.status()).toBe(200);
     expect((await ack.json()).incident.acknowledgedBy).toBe("rosa@example.org");
-    const scenario = await context.request.post("/api/v1/demo/scenarios/openbao-sealed", { data: {} });
+    const scenario = await context.request.post("/api/v1/demo/scenarios/openbao-sealed", { data: {}, headers: { origin: server.url } });
     expect([scenario.status(), (await scenario.json()).error]).toEqual([403, "rosa@example.org is a responder; this needs the admin role"]);
     await page.goto("/demo");
     await expect(page.getByRole("button", { name: "Inject" })).toHaveCount(0);
@@ -168,9 +168,9 @@ test.describe("signed in through OpenID Connect", () => {
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", secure: false });
 
     // Act: an admin's demo control, recorded under the signed-in name.
-    const inject = await context.request.post("/api/v1/demo/scenarios/openbao-sealed", { data: {} });
+    const inject = await context.request.post("/api/v1/demo/scenarios/openbao-sealed", { data: {}, headers: { origin: server.url } });
     expect(inject.status()).toBe(200);
-    await context.request.delete("/api/v1/demo/scenarios/openbao-sealed");
+    await context.request.delete("/api/v1/demo/scenarios/openbao-sealed", { data: {}, headers: { origin: server.url } });
 
     // Past the access token's 4 s the session is refreshed from the provider: still signed in.
     await page.waitForTimeout(5_000);

@@ -90,6 +90,15 @@ test("entries link to their related entries and back to filtered views", async (
   await expect(page.getByTestId("result-count")).toHaveText("7 of 78 entries");
 });
 
+test("an entry says how Faultline recognises it: the real error text that points there and what argues against it", async ({ page }) => {
+  await page.goto("/catalog/kms-socket-permissions-wrong");
+  const panel = page.getByTestId("entry-recognition");
+  await expect(panel.getByTestId("recognition-supports")).toContainText("connect: permission denied");
+  await expect(panel.getByTestId("recognition-contradicts")).toContainText("SELinux");
+  await expect(panel).toContainText("Confirm with:");
+  await shot(page, "15-catalog-entry-recognition");
+});
+
 test("navigation links every section, none marked as not built yet", async ({ page }) => {
   await page.goto("/");
   const nav = page.getByRole("navigation", { name: "Main" });

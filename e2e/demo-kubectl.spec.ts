@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { shot } from "./helpers";
+import { sameOrigin, shot } from "./helpers";
 
 // The kubectl commands the Demo cluster page prints, run exactly as printed with Debian's kubectl
 // (unpacked by npm test into .data/tools), against the demo cluster of the running server.
@@ -36,9 +36,9 @@ test("the kubectl commands on the Demo cluster page work as printed", async ({ p
   // The watch sees the reporters' next write after a scenario changes what they report.
   const watching = sh(`${watch} --request-timeout=8s`);
   await new Promise((r) => setTimeout(r, 1500));
-  await request.post("/api/v1/demo/scenarios/openbao-sealed", { data: {} });
+  await request.post("/api/v1/demo/scenarios/openbao-sealed", sameOrigin({}));
   const watched = await watching;
-  await request.delete("/api/v1/demo/scenarios/openbao-sealed");
+  await request.delete("/api/v1/demo/scenarios/openbao-sealed", sameOrigin());
   const rows = watched.stdout.trim().split("\n");
   expect(rows[0]).toMatch(/^NAME\s+AGE$/);
   expect(rows.filter((r) => r.startsWith("cluster ")).length).toBeGreaterThanOrEqual(2);

@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { shot } from "./helpers";
+import { sameOrigin, shot } from "./helpers";
 
 test.afterEach(async ({ request }) => {
-  for (const id of ["openbao-sealed", "clock-skew"]) await request.delete(`/api/v1/demo/scenarios/${id}`);
+  for (const id of ["openbao-sealed", "clock-skew"]) await request.delete(`/api/v1/demo/scenarios/${id}`, sameOrigin());
 });
 
 test("every page says the cluster is simulated", async ({ page }) => {
@@ -53,11 +53,11 @@ test("a per-node scenario strikes the chosen node only", async ({ page }) => {
 });
 
 test("the demo API validates what it is asked", async ({ request }) => {
-  const unknown = await request.post("/api/v1/demo/scenarios/toaster-on-fire", { data: {} });
+  const unknown = await request.post("/api/v1/demo/scenarios/toaster-on-fire", sameOrigin({}));
   expect(unknown.status()).toBe(404);
-  const badNode = await request.post("/api/v1/demo/scenarios/clock-skew", { data: { node: "Master 9" } });
+  const badNode = await request.post("/api/v1/demo/scenarios/clock-skew", sameOrigin({ node: "Master 9" }));
   expect(badNode.status()).toBe(400);
   expect(await badNode.json()).toEqual({ error: "invalid request", fields: { node: ["node must be a node name like master-1"] } });
-  const extra = await request.post("/api/v1/demo/scenarios/clock-skew", { data: { node: "master-1", colour: "red" } });
+  const extra = await request.post("/api/v1/demo/scenarios/clock-skew", sameOrigin({ node: "master-1", colour: "red" }));
   expect(extra.status()).toBe(400);
 });

@@ -1,13 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { shot } from "./helpers";
+import { sameOrigin, shot } from "./helpers";
 
 // Against the in-process demo cluster
 // (playwright.config.ts: reporters every 2 s, monitor every 1 s), so the stale threshold is 4 x 2 s = 8 s.
 
 test.afterEach(async ({ request }) => {
-  await request.post("/api/v1/demo/api-server", { data: { state: "up" } });
-  for (const id of ["kms-plugin-unavailable", "reporter-stale", "api-throttled"]) await request.delete(`/api/v1/demo/scenarios/${id}`);
+  await request.post("/api/v1/demo/api-server", sameOrigin({ state: "up" }));
+  for (const id of ["kms-plugin-unavailable", "reporter-stale", "api-throttled"]) await request.delete(`/api/v1/demo/scenarios/${id}`, sameOrigin());
 });
 
 test("a plugin failing on one node reaches the open page within seconds, and clears", async ({ page, request }) => {
@@ -19,7 +19,7 @@ test("a plugin failing on one node reaches the open page within seconds, and cle
   // 10 failures and 10 recoveries: 20 changes, as the live-health issue asks to measure.
   for (let i = 0; i < 10; i++) {
     let t0 = Date.now();
-    await request.post("/api/v1/demo/scenarios/kms-plugin-unavailable", { data: { node: "master-1" } });
+    await request.post("/api/v1/demo/scenarios/kms-plugin-unavailable", sameOrigin({ node: "master-1" }));
     await expect(cell).toContainText("error", { timeout: 8000 });
     times.push(Date.now() - t0);
     if (i === 0) {
@@ -37,7 +37,7 @@ test("a plugin failing on one node reaches the open page within seconds, and cle
       await shot(page, "40-health-plugin-down");
     }
     t0 = Date.now();
-    await request.delete("/api/v1/demo/scenarios/kms-plugin-unavailable");
+    await request.delete("/api/v1/demo/scenarios/kms-plugin-unavailable", sameOrigin());
     await expect(cell).toContainText("healthy", { timeout: 8000 });
     times.push(Date.now() - t0);
   }
@@ -58,7 +58,7 @@ test("the KMS metrics from the demo's Prometheus draw sparklines, and a failed p
     /KMS call latency, p99, master-\d.*: last /,
     { timeout: 30_000 },
   );
-  await request.post("/api/v1/demo/scenarios/kms-plugin-unavailable", { data: { node: "master-1" } });
+  await request.post("/api/v1/demo/scenarios/kms-plugin-unavailable", sameOrigin({ node: "master-1" }));
   const breaker = panel.locator('[data-metric="circuitBreaker"] [data-series^="master-1"]');
   await expect(breaker).toHaveAttribute("data-tone", "critical", { timeout: 40_000 });
   await expect(page.locator('[data-signal="kms.plugin.unhealthy"][data-subject="master-1/1/circuit-breaker"][data-state="critical"]')).toBeVisible();
@@ -67,7 +67,7 @@ test("the KMS metrics from the demo's Prometheus draw sparklines, and a failed p
 
 test("a reporter that stops writing turns its node Unknown after the threshold", async ({ page, request }) => {
   await page.goto("/health");
-  await request.post("/api/v1/demo/scenarios/reporter-stale", { data: { node: "master-2" } });
+  await request.post("/api/v1/demo/scenarios/reporter-stale", sameOrigin({ node: "master-2" }));
   const cell = page.getByTestId("kms-matrix").locator('[data-cell="master-2/1"]');
   await expect(cell).toContainText("unknown", { timeout: 20_000 });
   await expect(cell).toContainText("stale");
@@ -77,13 +77,13 @@ test("a reporter that stops writing turns its node Unknown after the threshold",
 test("the cluster API going down shows the last known state as stale, and the page recovers by itself", async ({ page, request }) => {
   await page.goto("/health");
   await expect(page.getByTestId("kms-matrix")).toBeVisible();
-  await request.post("/api/v1/demo/api-server", { data: { state: "down" } });
+  await request.post("/api/v1/demo/api-server", sameOrigin({ state: "down" }));
   const banner = page.getByTestId("sources-down");
   await expect(banner).toContainText(/kubeapiserver(, \w+)* (is|are) down: stale since/, { timeout: 8000 });
   await expect(page.getByTestId("kms-matrix")).toBeVisible();
   await expect(page.getByTestId("rollup")).toContainText("showing the last known state");
   await shot(page, "41-health-api-down");
-  await request.post("/api/v1/demo/api-server", { data: { state: "up" } });
+  await request.post("/api/v1/demo/api-server", sameOrigin({ state: "up" }));
   await expect(banner).toHaveCount(0, { timeout: 8000 });
   await expect(page.getByTestId("rollup")).toContainText("KMS healthy");
 });
@@ -94,13 +94,13 @@ test("an API server that throttles (429, Retry-After) is shown as throttling, no
 }) => {
   await page.goto("/health");
   await expect(page.getByTestId("kms-matrix")).toBeVisible();
-  expect((await request.post("/api/v1/demo/scenarios/api-throttled", { data: { variant: "429" } })).status()).toBe(200);
+  expect((await request.post("/api/v1/demo/scenarios/api-throttled", sameOrigin({ variant: "429" }))).status()).toBe(200);
   await expect(page.getByTestId("sources-throttled")).toContainText(/throttled by the API server \(HTTP 429\), retrying in \d+ s/, { timeout: 10_000 });
   await expect(page.getByTestId("rollup-throttled")).toContainText("as last read");
   await expect(page.getByTestId("sources-down")).toHaveCount(0);
   await expect(page.getByTestId("rollup")).not.toContainText("unreachable");
   await shot(page, "42-health-api-throttled");
-  await request.delete("/api/v1/demo/scenarios/api-throttled");
+  await request.delete("/api/v1/demo/scenarios/api-throttled", sameOrigin());
   await expect(page.getByTestId("sources-throttled")).toHaveCount(0, { timeout: 15_000 });
   await expect(page.getByTestId("rollup-throttled")).toHaveCount(0);
 });
@@ -123,7 +123,7 @@ test("open pages are told of a change by server push, and the push carries what 
       }),
   );
   await page.waitForTimeout(300);
-  await request.post("/api/v1/demo/scenarios/kms-plugin-unavailable", { data: { node: "master-0" } });
+  await request.post("/api/v1/demo/scenarios/kms-plugin-unavailable", sameOrigin({ node: "master-0" }));
   const push = JSON.parse(await heard) as {
     cluster: string;
     version: number;

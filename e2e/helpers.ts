@@ -37,3 +37,15 @@ export async function answer(page: Page, answers: (string | null)[]): Promise<vo
     await page.waitForFunction((text) => document.querySelector('[data-testid="current-label"]')?.textContent !== text, before);
   }
 }
+
+/** The server's own origin (playwright.config.ts): the request API sends no Origin, and the edge refuses a state change without one. */
+export const ORIGIN = `http://127.0.0.1:${process.env.FAULTLINE_E2E_PORT ?? 3100}`;
+
+/** The webhook's bearer token, as playwright.config.ts configures it (a test value, not a secret). */
+export const WEBHOOK_TOKEN = "e2e-webhook-token-not-a-secret-0001";
+
+/** A state-changing API call as the site itself sends it: a JSON body and the server's own Origin. */
+export const sameOrigin = (data: unknown = {}) => ({ data, headers: { origin: ORIGIN } });
+
+/** A delivery as Alertmanager sends it: JSON, its bearer token, no Origin. */
+export const asAlertmanager = (data: unknown) => ({ data, headers: { authorization: `Bearer ${WEBHOOK_TOKEN}` } });

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { answersTo, shot } from "./helpers";
+import { answersTo, asAlertmanager, sameOrigin, shot } from "./helpers";
 
 // Against the in-process demo cluster with fast incident rules (playwright.config.ts: open after 2 checks or
 // 2 s, resolve after 5 s healthy, group within 10 s, reopen within 3 s; the monitor reads every second).
 
 test.afterEach(async ({ request }) => {
-  await request.delete("/api/v1/demo/scenarios/openbao-sealed");
+  await request.delete("/api/v1/demo/scenarios/openbao-sealed", sameOrigin());
 });
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -25,7 +25,7 @@ test("an on-call works an OpenBao-sealed incident from the list to the postmorte
   for (let i = 0; i < 20 && (await unresolved(request)).length > 0; i++) await page.waitForTimeout(500);
   const leftover = await unresolved(request);
   for (const id of leftover) {
-    await request.post(`/api/v1/incidents/${id}/resolve`, { data: { actor: "e2e-setup", resolution: "left over from earlier specs" } });
+    await request.post(`/api/v1/incidents/${id}/resolve`, sameOrigin({ actor: "e2e-setup", resolution: "left over from earlier specs" }));
   }
   expect(await unresolved(request)).toEqual([]);
   if (leftover.length > 0) await page.waitForTimeout(3_500); // past the reopen window, so nothing old reopens
@@ -33,7 +33,7 @@ test("an on-call works an OpenBao-sealed incident from the list to the postmorte
   await expect(page.getByRole("heading", { name: "Incidents", level: 1 })).toBeVisible();
 
   const injected = Date.now();
-  expect((await request.post("/api/v1/demo/scenarios/openbao-sealed", { data: {} })).ok()).toBe(true);
+  expect((await request.post("/api/v1/demo/scenarios/openbao-sealed", sameOrigin({}))).ok()).toBe(true);
   // It appears on the open page without a reload (server push, polling as the fallback).
   const row = page
     .locator('[data-testid="incident-row"][data-status="open"]')
@@ -52,7 +52,10 @@ test("an on-call works an OpenBao-sealed incident from the list to the postmorte
   await expect(page.getByTestId("incident-status")).toHaveText("open");
   const suspects = page.getByTestId("suspects").locator("li");
   await expect(suspects.first()).toHaveAttribute("data-suspect", "openbao-sealed");
-  await expect(suspects.first()).toContainText("detected by openbao.sealed");
+  // The evidence for it, in the system's own words, and how sure the diagnosis is.
+  await expect(suspects.first()).toContainText("Vault is sealed");
+  await expect(suspects.first()).toContainText("openbao.sealed critical on openbao");
+  await expect(suspects.first()).toContainText(/very likely · (>99|\d+)%/);
   await expect(suspects.first().getByRole("link")).toHaveAttribute("href", "/catalog/openbao-sealed");
   await expect(page.getByTestId("live-signals").locator('[data-signal="openbao.sealed"][data-state="critical"]')).toBeVisible();
 
@@ -123,7 +126,8 @@ test("an on-call works an OpenBao-sealed incident from the list to the postmorte
   await page.getByRole("link", { name: "Export Markdown" }).click();
   const markdown = readFileSync(await (await download).path(), "utf8");
   expect(markdown).toContain(`# Incident ${id}:`);
-  expect(markdown).toMatch(/## Suspects\n\n1\. \*\*OpenBao sealed\*\* \(`openbao-sealed`\): detected by openbao\.sealed/);
+  expect(markdown).toMatch(/## Suspects\n\n1\. \*\*OpenBao sealed\*\* \(`openbao-sealed`\) \((>99|\d+)%\): .*Vault is sealed/);
+  expect(markdown).toMatch(/\n {3}- for: openbao\.sealed critical on openbao/);
   expect(markdown).toMatch(
     /G Does it answer 503 sealed\?: \*\*Yes\*\* \(local, [^)]+\)\. Live data suggested \*\*Yes\*\* from openbao\.sealed \(critical: openbao: /,
   );
@@ -144,10 +148,10 @@ test("an on-call works an OpenBao-sealed incident from the list to the postmorte
 
 test("bad input on the incidents API gets a 4xx with the field errors", async ({ request }) => {
   // A body's actor is ignored (the actor is the signed-in person); the text is still checked.
-  const note = await request.post("/api/v1/incidents/1/notes", { data: { actor: " ", text: "" } });
+  const note = await request.post("/api/v1/incidents/1/notes", sameOrigin({ actor: " ", text: "" }));
   expect(note.status()).toBe(400);
   expect(await note.json()).toEqual({ error: "invalid request", fields: { text: ["must not be empty"] } });
-  const id = await request.post("/api/v1/incidents/abc/acknowledge", { data: { actor: "x" } });
+  const id = await request.post("/api/v1/incidents/abc/acknowledge", sameOrigin({ actor: "x" }));
   expect(id.status()).toBe(400);
   expect((await id.json()).fields.id).toEqual(["must be an incident number"]);
   const list = await request.get("/api/v1/incidents?status=burning");
@@ -182,7 +186,7 @@ test("an Alertmanager alert delivered twice makes one timeline event, and its re
       },
     ],
   };
-  for (let i = 0; i < 2; i++) expect((await request.post("/api/v1/alerts/alertmanager", { data: payload })).status()).toBe(200);
+  for (let i = 0; i < 2; i++) expect((await request.post("/api/v1/alerts/alertmanager", asAlertmanager(payload))).status()).toBe(200);
   const list = await (await request.get(`/api/v1/incidents?cluster=${cluster}`)).json();
   expect(list.count).toBe(1);
   await page.goto(`/incidents/${list.incidents[0].id}`);
@@ -192,7 +196,7 @@ test("an Alertmanager alert delivered twice makes one timeline event, and its re
 
   // Alertmanager says it is resolved: the timeline records it (and the same resolution twice, once).
   const resolved = { ...payload, status: "resolved", alerts: payload.alerts.map((a) => ({ ...a, status: "resolved", endsAt: new Date().toISOString() })) };
-  for (let i = 0; i < 2; i++) expect((await request.post("/api/v1/alerts/alertmanager", { data: resolved })).status()).toBe(200);
+  for (let i = 0; i < 2; i++) expect((await request.post("/api/v1/alerts/alertmanager", asAlertmanager(resolved))).status()).toBe(200);
   await page.reload();
   await expect(page.getByTestId("timeline").locator('[data-kind="alert_resolved"]')).toHaveCount(1);
 

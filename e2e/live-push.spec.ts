@@ -1,10 +1,11 @@
 import { expect, test } from "@playwright/test";
+import { sameOrigin } from "./helpers";
 
 // The health page applies what the server pushes (the changed part of the health) instead of fetching the whole
 // health after each push; polling stays as the fallback. Against the in-process demo cluster.
 
 test.afterEach(async ({ request }) => {
-  await request.delete("/api/v1/demo/scenarios/kms-plugin-unavailable");
+  await request.delete("/api/v1/demo/scenarios/kms-plugin-unavailable", sameOrigin());
 });
 
 test("a pushed change reaches /health without the page fetching the whole health for it", async ({ page, request }) => {
@@ -20,9 +21,9 @@ test("a pushed change reaches /health without the page fetching the whole health
   });
   const changes = 8;
   for (let i = 0; i < changes / 2; i++) {
-    await request.post("/api/v1/demo/scenarios/kms-plugin-unavailable", { data: { node: "master-1" } });
+    await request.post("/api/v1/demo/scenarios/kms-plugin-unavailable", sameOrigin({ node: "master-1" }));
     await expect(cell).toContainText("error", { timeout: 8000 });
-    await request.delete("/api/v1/demo/scenarios/kms-plugin-unavailable");
+    await request.delete("/api/v1/demo/scenarios/kms-plugin-unavailable", sameOrigin());
     await expect(cell).toContainText("healthy", { timeout: 8000 });
   }
   // Fetching after each push would make at least one request per change; the polls while push works are fewer.

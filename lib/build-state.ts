@@ -5,7 +5,7 @@ import path from "node:path";
 // "Builds when needed": a hash of every input of `next build`, recorded next to the build.
 
 const INPUT_DIRS = ["app", "components", "lib", "catalog", "public", "prisma"];
-const INPUT_FILES = ["package.json", "package-lock.json", "next.config.ts", "tsconfig.json", "instrumentation.ts"];
+const INPUT_FILES = ["package.json", "package-lock.json", "next.config.ts", "tsconfig.json", "instrumentation.ts", "instrumentation-client.ts"];
 const SKIP = new Set(["generated", "node_modules"]);
 export const HASH_FILE = path.join(".next", "faultline-source-hash");
 

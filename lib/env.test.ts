@@ -8,6 +8,7 @@ describe("environment", () => {
       HOST: "127.0.0.1",
       PORT: 3000,
       FAULTLINE_DATA_DIR: ".data",
+      FAULTLINE_ALLOWED_HOSTS: [],
       FAULTLINE_DEMO: "on",
       FAULTLINE_DEMO_PROMETHEUS: "on",
       FAULTLINE_DEMO_NODES: 3,
@@ -34,6 +35,40 @@ describe("environment", () => {
     );
     expect(() => parseEnv({ FAULTLINE_INCIDENT_RULES: '{"openAfterObservations":0}' })).toThrow(/FAULTLINE_INCIDENT_RULES .*openAfterObservations: /);
     expect(() => parseEnv({ FAULTLINE_INCIDENT_RULES: '{"openAfterObservation":2}' })).toThrow(/FAULTLINE_INCIDENT_RULES .*openAfterObservation/);
+  });
+
+  it("reads the allowed Host names and names an entry that is none", () => {
+    expect(parseEnv({ FAULTLINE_ALLOWED_HOSTS: "faultline.internal, 127.0.0.1:8443,[::1],https://faultline.example.com" }).FAULTLINE_ALLOWED_HOSTS).toEqual([
+      "faultline.internal",
+      "127.0.0.1:8443",
+      "[::1]",
+      "https://faultline.example.com",
+    ]);
+    for (const bad of ["faultline internal", "ftp://faultline.internal", "https://faultline.internal/", "a,,b", "host:99999", "*.example"]) {
+      expect(() => parseEnv({ FAULTLINE_ALLOWED_HOSTS: bad })).toThrow(
+        /^Invalid environment variable FAULTLINE_ALLOWED_HOSTS \(got ".*"\): ".*" is not a host name/,
+      );
+    }
+  });
+
+  it("takes machine tokens of 16 printable characters or more and never shows one in the error", () => {
+    expect(parseEnv({ FAULTLINE_WEBHOOK_TOKEN: "0123456789abcdef" }).FAULTLINE_WEBHOOK_TOKEN).toBe("0123456789abcdef");
+    for (const [token, why] of [
+      ["short-secret", /at least 16 characters/],
+      ["has a space in the middle", /without spaces/],
+    ] as const) {
+      for (const name of ["FAULTLINE_WEBHOOK_TOKEN", "FAULTLINE_METRICS_TOKEN"]) {
+        let message = "";
+        try {
+          parseEnv({ [name]: token });
+        } catch (error) {
+          message = (error as Error).message;
+        }
+        expect(message).toMatch(new RegExp(`^Invalid environment variable ${name}: `));
+        expect(message).toMatch(why);
+        expect(message).not.toContain(token);
+      }
+    }
   });
 
   it("refuses a non-loopback bind address with one line naming the variable", () => {

@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { authVars, checkAuthVars } from "@/lib/auth-config";
+import { parseHostEntry } from "@/lib/host-entry";
 import { IncidentRulesConfig } from "@/lib/incident-rules-config";
 
 // The one place that reads process.env. Everything else asks loadEnv().
@@ -21,6 +22,15 @@ const postgresUrl = z.string().refine((value) => {
   }
 }, "must be a postgres:// or postgresql:// URL");
 
+// A bearer token for a machine route (docs/auth.md); never shown in an error.
+const machineToken = z
+  .string()
+  .min(16, "must be at least 16 characters; make one with: openssl rand -hex 32")
+  .max(4096, "must be at most 4096 characters")
+  .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces, as a bearer token is sent");
+
+const SECRET_VARIABLES = new Set(["DATABASE_URL", "FAULTLINE_WEBHOOK_TOKEN", "FAULTLINE_METRICS_TOKEN", "FAULTLINE_OIDC_CLIENT_SECRET"]);
+
 export const EnvSchema = z
   .object({
     DATABASE_URL: postgresUrl.optional(),
@@ -32,6 +42,27 @@ export const EnvSchema = z
       .min(1, "must be 1-65535")
       .max(65535, "must be 1-65535")
       .default(3000),
+    // The Host names the server answers to (DNS rebinding); unset: the bound address, localhost, 127.0.0.1 and [::1].
+    // "https://name" for a name served through a TLS proxy: its pages' Origin is https.
+    FAULTLINE_ALLOWED_HOSTS: z
+      .string()
+      .optional()
+      .transform((text, ctx) => {
+        if (text === undefined) return [];
+        const entries = text.split(",").map((e) => e.trim());
+        for (const entry of entries) {
+          if (parseHostEntry(entry)) continue;
+          ctx.addIssue({
+            code: "custom",
+            message: `"${entry.slice(0, 100)}" is not a host name, IP address or [IPv6] with an optional :port, optionally after https:// (comma-separated)`,
+          });
+          return z.NEVER;
+        }
+        return entries;
+      }),
+    // Bearer tokens of the machine routes: Alertmanager's webhook and Prometheus's scrape of /metrics.
+    FAULTLINE_WEBHOOK_TOKEN: machineToken.optional(),
+    FAULTLINE_METRICS_TOKEN: machineToken.optional(),
     FAULTLINE_DATA_DIR: z.string().min(1, "must not be empty").default(".data"),
     // Which clusters to watch (docs/clusters.md); unset means the built-in demo cluster.
     FAULTLINE_CLUSTERS_FILE: z.string().min(1, "must be a path to a clusters YAML file").optional(),
@@ -77,9 +108,6 @@ export const EnvSchema = z
   .superRefine((env, ctx) => checkAuthVars(env, isLoopbackHost, ctx));
 export type Env = z.infer<typeof EnvSchema>;
 
-// Never echoed in an error: they may hold a password.
-const SECRET_VARS = new Set(["DATABASE_URL", "FAULTLINE_OIDC_CLIENT_SECRET"]);
-
 export class EnvError extends Error {}
 
 /** Parses an environment; throws EnvError whose message is one line naming the variable. */
@@ -90,7 +118,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const name = String(issue.path[0] ?? "environment");
-  const shown = name in cleaned && !SECRET_VARS.has(name) ? ` (got "${cleaned[name]}")` : "";
+  const shown = name in cleaned && !SECRET_VARIABLES.has(name) ? ` (got "${cleaned[name]}")` : "";
   throw new EnvError(`Invalid environment variable ${name}${shown}: ${issue.message}`);
 }
 

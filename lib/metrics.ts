@@ -14,6 +14,8 @@ const KEY = Symbol.for("faultline.metrics");
 function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // The Node.js version tells an attacker which flaws to try and an operator nothing about Faultline (docs/auth.md).
+  registry.removeSingleMetric("nodejs_version_info");
   const httpRequests = new Counter({
     name: "http_requests_total",
     help: "HTTP requests served, by method, route pattern and status code.",

@@ -2,6 +2,7 @@
 // `padding` label of `pad` characters) to Faultline's webhook route on a throw-away PostgreSQL; prints per size
 // the delivery's bytes, the time to record it, what Alertmanager retried, and whether every alert is on record.
 // `npm run bench:alerts -- past` sends one group over the 64 MiB bound and prints what Alertmanager and Faultline do.
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,7 +10,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { startEmbeddedPostgres } from "@/lib/db/embedded";
 import { PrismaClient } from "@/lib/db/generated/client";
 import { migrate } from "@/lib/db/migrate";
-import { setDatabaseUrl } from "@/lib/env";
+import { loadEnv, setDatabaseUrl } from "@/lib/env";
 import { group, startAlertmanager, startReceiver, until } from "@/test/alertmanager";
 
 const past = process.argv[2] === "past";
@@ -24,14 +25,20 @@ async function main() {
   setDatabaseUrl(pg.url);
   const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: pg.url }) });
   const t = performance.now();
-  const receiver = await startReceiver((d) => {
-    const summary = Object.fromEntries(Object.entries(d.body).filter(([k]) => k !== "outcomes"));
-    console.log(
-      `  [${((performance.now() - t) / 1000).toFixed(0)} s] delivery: ${d.status}, ${mb(d.bytes)}, answered in ${(d.ms / 1000).toFixed(1)} s, ${JSON.stringify(summary)}`,
-    );
-  });
+  // Delivered with the webhook's bearer token, as a configured Faultline takes them: FAULTLINE_WEBHOOK_TOKEN, or a fresh one.
+  const token = loadEnv().FAULTLINE_WEBHOOK_TOKEN ?? randomBytes(24).toString("hex");
+  const receiver = await startReceiver(
+    (d) => {
+      const summary = Object.fromEntries(Object.entries(d.body).filter(([k]) => k !== "outcomes"));
+      console.log(
+        `  [${((performance.now() - t) / 1000).toFixed(0)} s] delivery: ${d.status}, ${mb(d.bytes)}, answered in ${(d.ms / 1000).toFixed(1)} s, ${JSON.stringify(summary)}`,
+      );
+    },
+    { token },
+  );
   const am = await startAlertmanager({
     webhookUrl: `${receiver.url}/api/v1/alerts/alertmanager`,
+    token,
     groupWait: "1s",
     groupInterval: process.env.BENCH_GROUP_INTERVAL ?? "30s",
   });

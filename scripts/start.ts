@@ -64,9 +64,19 @@ async function main(): Promise<void> {
   const { startHttpServer } = await import("../lib/http/server");
   // lib/http imports no domain: the webhook's own body bound is handed to the edge here.
   const { OWN_BODY_ROUTES } = await import("../lib/incidents/webhook-body");
+  const { RENDER_DIR } = await import("../lib/runbooks/rendered");
+  const { svgStyleHashes } = await import("../lib/http/security-headers");
   let running: Awaited<ReturnType<typeof startHttpServer>>;
   try {
-    running = await startHttpServer({ dir: root, host: env.HOST, port: env.PORT, bodies: OWN_BODY_ROUTES });
+    running = await startHttpServer({
+      dir: root,
+      host: env.HOST,
+      port: env.PORT,
+      bodies: OWN_BODY_ROUTES,
+      allowedHosts: env.FAULTLINE_ALLOWED_HOSTS,
+      tokens: { webhook: env.FAULTLINE_WEBHOOK_TOKEN, metrics: env.FAULTLINE_METRICS_TOKEN },
+      styleHashes: svgStyleHashes(RENDER_DIR),
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE") fail(`port ${env.PORT} on ${env.HOST} is already in use; stop the other server or set PORT`);

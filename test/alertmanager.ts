@@ -7,9 +7,11 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { NextRequest } from "next/server";
 import { POST } from "@/app/api/v1/alerts/alertmanager/route";
+import { checkMachine } from "@/lib/http/machine-token";
 
 // Debian's real Alertmanager in front of Faultline's real webhook route: Alertmanager delivers to a loopback
-// HTTP server that hands each request to the route handler as Next would. Used by the tests and the benchmark.
+// HTTP server that hands each request to the route handler as Next would, after the edge's bearer-token check
+// (lib/http/machine-token.ts) when a token is given. Used by the tests and the benchmark.
 
 export const ALERTMANAGER_BIN = "/usr/bin/prometheus-alertmanager";
 
@@ -32,10 +34,21 @@ async function freePort(): Promise<number> {
 }
 
 /** A loopback server that calls the route handler for each delivery and keeps what it answered. */
-export async function startReceiver(onDelivery?: (d: Delivered) => void): Promise<{ url: string; deliveries: Delivered[]; close: () => Promise<void> }> {
+export async function startReceiver(
+  onDelivery?: (d: Delivered) => void,
+  opts: { token?: string } = {},
+): Promise<{ url: string; deliveries: Delivered[]; close: () => Promise<void> }> {
   const deliveries: Delivered[] = [];
   const server: Server = createServer(async (req, res) => {
     const started = performance.now();
+    const auth = checkMachine({ variable: "FAULTLINE_WEBHOOK_TOKEN", token: opts.token }, req.headers.authorization);
+    if (!auth.ok) {
+      // As the edge answers it (lib/http/guard.ts), before any of the body is read.
+      const body = { error: auth.error };
+      deliveries.push({ status: 401, bytes: 0, alerts: 0, truncatedAlerts: 0, ms: performance.now() - started, body });
+      res.writeHead(401, { "Content-Type": "application/json", "WWW-Authenticate": 'Bearer realm="faultline"', Connection: "close" }).end(JSON.stringify(body));
+      return;
+    }
     let bytes = 0;
     // Count the bytes as they pass to the route, which reads the stream itself (and stops at its bound).
     const counted = Readable.from(
@@ -89,6 +102,8 @@ export interface AlertmanagerOptions {
   maxAlerts?: number;
   groupWait?: string;
   groupInterval?: string;
+  /** Sent as Authorization: Bearer (http_config.authorization), as FAULTLINE_WEBHOOK_TOKEN asks. */
+  token?: string;
 }
 
 export interface PostableAlert {
@@ -123,6 +138,9 @@ export async function startAlertmanager(opts: AlertmanagerOptions): Promise<Runn
     "    webhook_configs:",
     `      - url: ${JSON.stringify(opts.webhookUrl)}`,
     "        send_resolved: true",
+    ...(opts.token
+      ? ["        http_config:", "          authorization:", "            type: Bearer", `            credentials: ${JSON.stringify(opts.token)}`]
+      : []),
     `        max_alerts: ${opts.maxAlerts ?? 0}`,
   ].join("\n");
   await writeFile(path.join(dir, "alertmanager.yml"), config);

@@ -10,7 +10,43 @@ const SEEDS: Record<string, string> = {
   "002": "Secret-protection stack: operational readiness",
 };
 
-export function EntryDetail({ entry, components, signals, related, runbookLinks, pages }: CatalogEntryPage) {
+/** How the diagnosis weighs evidence for this entry: what a reviewer checks before trusting a suspect. */
+function Recognition({ entry, errorClasses }: Pick<CatalogEntryPage, "entry" | "errorClasses">) {
+  if (entry.kind !== "failure-mode" || !entry.diagnosis) return null;
+  const d = entry.diagnosis;
+  const list = (title: string, ids: string[], testId: string) =>
+    ids.length === 0 ? null : (
+      <>
+        <h3>{title}</h3>
+        <ul className="plain" data-testid={testId}>
+          {ids.map((id) => (
+            <li key={id}>
+              {errorClasses.get(id)?.title ?? id}
+              <div className="muted small">
+                e.g. <code>{errorClasses.get(id)?.example}</code>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </>
+    );
+  return (
+    <section className="panel" data-testid="entry-recognition">
+      <h2 style={{ marginTop: 0 }}>How Faultline recognises it</h2>
+      {list("Error text that points here", d.supports, "recognition-supports")}
+      {list("Also fits", d.hints, "recognition-hints")}
+      {list("Argues against it", d.contradicts, "recognition-contradicts")}
+      {d.needs.length > 0 ? (
+        <p className="small">
+          Fires whenever this is the cause: {d.needs.map((n) => <code key={n}>{n} </code>)}(seen ok, it argues against it)
+        </p>
+      ) : null}
+      {d.question ? <p className="small">Confirm with: {d.question}</p> : null}
+    </section>
+  );
+}
+
+export function EntryDetail({ entry, components, signals, related, runbookLinks, pages, errorClasses }: CatalogEntryPage) {
   const category = CATEGORIES.find((c) => c.id === entry.category);
   return (
     <article>
@@ -81,6 +117,7 @@ export function EntryDetail({ entry, components, signals, related, runbookLinks,
               )}
             </section>
           ) : null}
+          <Recognition entry={entry} errorClasses={errorClasses} />
           <section className="panel" data-testid="entry-runbooks">
             <h2 style={{ marginTop: 0 }}>Runbooks that reach this</h2>
             {runbookLinks.length === 0 ? (

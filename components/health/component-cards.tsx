@@ -6,7 +6,7 @@ import { Badge, type Tone } from "@/components/ui/badge";
 export const COMPONENTS: { name: string; prefixes: string[] }[] = [
   { name: "KMS plugins", prefixes: ["kms.plugin.", "kms.report.", "kms.kek.", "kms.migration."] },
   { name: "KMS metrics", prefixes: ["kms.latency.", "kms.decrypt.", "kms.keyid.", "kms.auth."] },
-  { name: "API server KMS check", prefixes: ["apiserver.", "encryption."] },
+  { name: "API server KMS check", prefixes: ["cluster.api.", "apiserver.", "encryption."] },
   { name: "OpenBao", prefixes: ["openbao."] },
   { name: "Transit key", prefixes: ["transit."] },
   { name: "Webhook", prefixes: ["webhook."] },

@@ -1,12 +1,15 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
+import { formatConfidence } from "@/lib/diagnosis/confidence";
 import type { SuspectView } from "./types";
 
 /** How sure the diagnosis is, in words people read at 3 a.m.; the percentage is beside it. */
-function sureness(confidence: number): { word: string; tone: "red" | "orange" | "grey" } {
-  if (confidence >= 0.9) return { word: "very likely", tone: "red" };
-  if (confidence >= 0.6) return { word: "likely", tone: "orange" };
-  return { word: "possible", tone: "grey" };
+function sureness(confidence: number): { word: string; tone: "red" | "orange" | "grey"; share: string } {
+  const share = formatConfidence(confidence);
+  if (confidence >= 0.9) return { word: "very likely", tone: "red", share };
+  if (confidence >= 0.6) return { word: "likely", tone: "orange", share };
+  if (confidence >= 0.05) return { word: "possible", tone: "grey", share };
+  return { word: "unlikely", tone: "grey", share };
 }
 
 /** When the evidence does not separate the first two: say so, and the question that would. */
@@ -75,7 +78,7 @@ export function SuspectList({ suspects }: { suspects: SuspectView[] }) {
                   tone={sure.tone}
                   title="the share of the evidence this suspect holds; how often such figures were right is measured by npm run eval:diagnosis"
                 >
-                  {sure.word} · {Math.round(s.confidence! * 100)}%
+                  {sure.word} · {sure.share}
                 </Badge>
               ) : null}{" "}
               {s.startupBlock === "yes" ? <Badge tone="red">blocks API-server start-up</Badge> : null}{" "}

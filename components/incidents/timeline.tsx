@@ -15,6 +15,7 @@ const KIND: Record<string, { label: string; tone: Tone }> = {
   runbook_step: { label: "runbook step", tone: "green" },
   runbook_finished: { label: "runbook end", tone: "green" },
   suspects_changed: { label: "suspects", tone: "grey" },
+  title_changed: { label: "title", tone: "purple" },
   alert_received: { label: "alert", tone: "red" },
   alert_resolved: { label: "alert resolved", tone: "green" },
   alerts_truncated: { label: "alerts left out", tone: "orange" },

@@ -44,7 +44,7 @@ const HANDLERS: Record<string, Partial<Record<string, Need>>> = {
   "/api/v1/audit/export": { GET: "admin" },
   "/auth/start": { GET: "public" },
   "/auth/callback": { GET: "public" },
-  "/auth/signout": { POST: "public" },
+  "/api/v1/auth/signout": { POST: "public" },
 };
 const PAGES: Record<string, Need> = {
   "/": "viewer",

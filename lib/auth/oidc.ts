@@ -8,7 +8,7 @@ import { PEER_HEADER } from "./peer";
 import { cookieValue, createSession, endSession, renewSession, SESSION_COOKIE, sessionRow, type Session } from "./sessions";
 
 // FAULTLINE_AUTH=oidc: the authorization code flow with PKCE (openid-client), sessions kept in Postgres.
-// /auth/start sends the browser to the provider, /auth/callback comes back with a code, /auth/signout ends it.
+// /auth/start sends the browser to the provider, /auth/callback comes back with a code, /api/v1/auth/signout ends it.
 
 const FLOW_COOKIE = "faultline_oidc";
 /** A session without a refresh token lasts as long as the provider's access token said, at most this long. */
@@ -162,7 +162,7 @@ async function refreshOnce(id: string, session: Session): Promise<Session | unde
   }
 }
 
-/** POST /auth/signout: the session ends here and now; the cookie is cleared. */
+/** POST /api/v1/auth/signout: the session ends here and now; the cookie is cleared. */
 export async function signOut(request: Request): Promise<Response> {
   const env = oidcEnv();
   const id = cookieValue(request.headers, SESSION_COOKIE);
@@ -173,7 +173,7 @@ export async function signOut(request: Request): Promise<Response> {
       await recordAudit({
         actor: session.user,
         method: "POST",
-        route: "/auth/signout",
+        route: "/api/v1/auth/signout",
         action: "auth.signout",
         remote: request.headers.get(PEER_HEADER) ?? undefined,
         status: 303,

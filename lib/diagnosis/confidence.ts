@@ -107,3 +107,10 @@ export function separatingQuestion(runbooks: Runbook[], a: string, b: string): {
   }
   return best && { question: best.question, runbook: best.runbook };
 }
+
+/** A confidence as people read it: never "100%" (a cause the catalog does not know stays possible), never "0%". */
+export function formatConfidence(confidence: number): string {
+  if (confidence >= 0.995) return ">99%";
+  if (confidence < 0.01) return "<1%";
+  return `${Math.round(confidence * 100)}%`;
+}

@@ -114,7 +114,10 @@ describe("methods", () => {
   });
 
   it("answers CONNECT with 405 instead of dropping the connection, and a non-path target with 400", async () => {
-    expect((await send("CONNECT", "/api/v1/catalog")).status).toBe(405);
+    const connect = await send("CONNECT", "/api/v1/catalog");
+    expect(connect.status).toBe(405);
+    expect(connect.headers).toMatchObject({ "x-content-type-options": "nosniff", "x-frame-options": "DENY", "referrer-policy": "same-origin" });
+    expect(connect.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
     expect(decide("CONNECT", "example.com:443", undefined, routes)).toMatchObject({ status: 400 });
     expect((await send("POST", "/api/v1/nothing-here")).status).toBe(404);
   });

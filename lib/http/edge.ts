@@ -2,13 +2,16 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:ht
 import type { Duplex } from "node:stream";
 import { bodyLimitOf, declaresBody, readBoundedBody, replayRequest, type BodyRules } from "./body-limit";
 import { errorReply } from "./error-reply";
+import { guard, type EdgeSecurity } from "./guard";
 import { nextHeaderProblem } from "./next-headers";
 import { percentEncodingProblem } from "./percent";
 import type { RouteSpec } from "./route-table";
+import { applySecurityHeaders } from "./security-headers";
 
-// The checks every request passes before Next.js sees it: a path that decodes, a method the route serves, a
-// body within the route's limit. What fails gets a 4xx naming the problem ({ error } under /api/, plain text
-// elsewhere); the body is never echoed back.
+// The checks every request passes before Next.js sees it: a Host the server answers to, no forged state change,
+// a machine route's token (guard.ts), a path that decodes, a method the route serves, a body within the route's
+// limit. What fails gets a 4xx naming the problem ({ error } under /api/, plain text elsewhere); the body is
+// never echoed back. Every response, refusals included, carries the security headers (security-headers.ts).
 
 export type Handle = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -29,6 +32,8 @@ export interface EdgeRoutes {
   specs: Map<string, RouteSpec>;
   /** Routes with a body bound of their own (see body-limit.ts). */
   bodies?: BodyRules;
+  /** Host, forgery and machine-token rules and the security headers; the server always sets them. */
+  security?: EdgeSecurity;
 }
 
 /** What to do with a request, from its method, target and declared length alone. */
@@ -73,8 +78,16 @@ export function createEdge(routes: EdgeRoutes, handle: Handle) {
     const method = req.method ?? "GET";
     const target = req.url ?? "/";
     const declared = req.headers["content-length"] === undefined ? undefined : Number(req.headers["content-length"]);
+    const { security } = routes;
+    if (security) applySecurityHeaders(req, res, security.styleHashes);
     const header = nextHeaderProblem(req.headers);
-    const decision: Decision = header ? { pass: false, status: 400, error: header } : decide(method, target, declared, routes);
+    const tls = "encrypted" in req.socket && Boolean(req.socket.encrypted);
+    const refused = security && guard(method, routes.label(target.split(/[?#]/)[0]), req.headers, tls, security);
+    const decision: Decision = header
+      ? { pass: false, status: 400, error: header }
+      : refused
+        ? { pass: false, ...refused }
+        : decide(method, target, declared, routes);
     if (!decision.pass) return reply(req, res, decision);
     if (!declaresBody(req)) return handle(req, res);
     if (expectsContinue) res.writeContinue();
@@ -93,6 +106,11 @@ export function createEdge(routes: EdgeRoutes, handle: Handle) {
       "Content-Type: application/json",
       `Content-Length: ${Buffer.byteLength(body)}`,
       "Connection: close",
+      // Written on the socket, past the response object: the security headers by hand (nothing here runs a script).
+      "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'",
+      "X-Frame-Options: DENY",
+      "X-Content-Type-Options: nosniff",
+      "Referrer-Policy: same-origin",
     ];
     if (decision.allow) head.push(`Allow: ${decision.allow.join(", ")}`);
     socket.on("error", () => socket.destroy());

@@ -5,20 +5,36 @@ import next from "next";
 import { observeRequest } from "@/lib/metrics";
 import type { BodyRules } from "./body-limit";
 import { createEdge } from "./edge";
+import { allowedHosts } from "./forgery";
+import { machineRoutes } from "./machine-token";
 import { createRouteLabeler, type RouteManifest } from "./route-label";
 import { scanAppRoutes } from "./route-table";
 
 // A thin HTTP server around Next's request handler: it exists to time every request and count it
 // by route pattern and status for /metrics, which Next's own server does not expose, and to refuse what no
-// route should see (bad percent-encoding, unserved methods, oversized bodies: edge.ts).
+// route should see (a foreign Host, forged state changes, a machine route without its token, bad
+// percent-encoding, unserved methods, oversized bodies: edge.ts, guard.ts).
 
 export interface RunningServer {
   server: Server;
   close: () => Promise<void>;
 }
 
-/** `bodies`: the routes with a body bound of their own (the Alertmanager webhook), from their domain. */
-export async function startHttpServer(opts: { dir: string; host: string; port: number; bodies?: BodyRules }): Promise<RunningServer> {
+export interface ServerOptions {
+  dir: string;
+  host: string;
+  port: number;
+  /** The routes with a body bound of their own (the Alertmanager webhook), from their domain. */
+  bodies?: BodyRules;
+  /** FAULTLINE_ALLOWED_HOSTS; empty: the bound address and loopback's names. */
+  allowedHosts?: string[];
+  /** FAULTLINE_WEBHOOK_TOKEN and FAULTLINE_METRICS_TOKEN. */
+  tokens?: { webhook?: string; metrics?: string };
+  /** CSP sources of the pre-rendered diagrams' <style> blocks (security-headers.ts svgStyleHashes). */
+  styleHashes?: string[];
+}
+
+export async function startHttpServer(opts: ServerOptions): Promise<RunningServer> {
   const app = next({ dev: false, dir: opts.dir, hostname: opts.host, port: opts.port });
   const handle = app.getRequestHandler();
   await app.prepare();
@@ -26,7 +42,12 @@ export async function startHttpServer(opts: { dir: string; host: string; port: n
   const manifest = JSON.parse(readFileSync(path.join(opts.dir, ".next", "routes-manifest.json"), "utf8")) as RouteManifest;
   const label = createRouteLabeler(manifest);
   const specs = new Map(scanAppRoutes(path.join(opts.dir, "app")).map((spec) => [spec.pattern, spec]));
-  const edge = createEdge({ label, specs, bodies: opts.bodies }, handle);
+  const security = {
+    hosts: allowedHosts(opts.host, opts.port, opts.allowedHosts),
+    machines: machineRoutes(opts.tokens ?? {}),
+    styleHashes: opts.styleHashes,
+  };
+  const edge = createEdge({ label, specs, bodies: opts.bodies, security }, handle);
 
   const listener = (expectsContinue: boolean) => (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,12 +14,14 @@ import { migratedDatabase } from "@/test/incident-db";
 let db: Awaited<ReturnType<typeof migratedDatabase>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const running: RunningAlertmanager[] = [];
+// The webhook's bearer token (FAULTLINE_WEBHOOK_TOKEN), which Alertmanager sends from http_config.authorization.
+const TOKEN = randomBytes(24).toString("hex");
 
 beforeAll(async () => {
   if (!existsSync(ALERTMANAGER_BIN)) throw new Error(`${ALERTMANAGER_BIN} is missing: apt-get install prometheus-alertmanager`);
   db = await migratedDatabase();
   setDatabaseUrl(db.url);
-  receiver = await startReceiver();
+  receiver = await startReceiver(undefined, { token: TOKEN });
 });
 afterAll(async () => {
   await Promise.all(running.map((am) => am.stop()));
@@ -26,8 +29,9 @@ afterAll(async () => {
   await db?.close();
 });
 
-async function alertmanager(maxAlerts = 0) {
+async function alertmanager(maxAlerts = 0, token = TOKEN) {
   const am = await startAlertmanager({
+    token,
     webhookUrl: `${receiver.url}/api/v1/alerts/alertmanager?cluster=default`,
     maxAlerts,
     groupWait: "1s",
@@ -73,6 +77,16 @@ describe("the real Alertmanager in front of Faultline", () => {
     expect(await db.prisma.incidentMember.count({ where: { cluster: "prod", state: { not: "resolved" } } })).toBe(0);
     const resolved = await sweepIncidents(db.prisma, new Date(Date.now() + 301_000));
     expect(resolved.sort()).toEqual(incidents.map((i) => i.id).sort());
+  });
+
+  it("sends the configured bearer token; with a wrong one every delivery is refused with 401 and nothing is recorded", { timeout: 30_000 }, async () => {
+    const am = await alertmanager(0, "not-the-webhook-token-0123456789");
+    const from = receiver.deliveries.length;
+    await am.push(group(2, { alertname: "WrongToken", cluster: "lab", startsAt: new Date().toISOString() }));
+    await until("the delivery answered", () => receiver.deliveries.length > from);
+    expect(receiver.deliveries.slice(from).map((d) => [d.status, d.body.error])).toContainEqual([401, "the bearer token is wrong"]);
+    expect(await count("alert_received", "WrongToken")).toBe(0);
+    await until("Alertmanager reports the refusal", () => /401/.test(am.log()));
   });
 
   it("passes a NUL in a label through, and Faultline stores it as U+FFFD", async () => {

@@ -7,6 +7,8 @@ import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "@/lib/incident-r
 import { fingerprintOf } from "./fingerprint";
 import { closeIncident, joinIncident, loadViews, openIncident, refreshSuspects, reopenIncident, RULES_ACTOR, type MemberInput } from "./membership";
 import { decideRound, incidentHealthySince, type Observation, type RuleState, type Trigger } from "./rules";
+import { getCatalog } from "@/lib/catalog/queries";
+import { rankSuspects } from "./suspects";
 import { appendEvent, inTransaction, RaceLost, type Db, type Tx } from "./tx";
 
 // One monitor round of one cluster through the incident rules, in one transaction: the rules' memory (the rule
@@ -35,6 +37,25 @@ async function saveRuleState(tx: Tx, cluster: string, state: RuleState, changed:
   await saveJudgements(tx, cluster, changed.map((fp) => state.get(fp)!).filter(Boolean), now);
 }
 
+/** One firing signal's own suspects, best first: what the rules group and reopen by (docs/incidents.md, "Grouping"). */
+export function rankTrigger(t: { signal: string; subject: string; state: string; detail: string }): string[] {
+  const active = [{ signal: t.signal, subject: t.subject, state: t.state, detail: t.detail }];
+  return rankSuspects({ active, entries: getCatalog().entries, limit: 10 }).map((s) => s.id);
+}
+
+const candidates = new WeakMap<object, Map<string, string[]>>();
+/** The failure modes the catalog lists a signal for: what a firing signal could be a symptom of. */
+export function candidatesOf(signal: string): string[] {
+  const { entries } = getCatalog();
+  let bySignal = candidates.get(entries);
+  if (!bySignal) {
+    bySignal = new Map();
+    for (const e of entries) if (e.kind === "failure-mode") for (const s of e.signals) bySignal.set(s, [...(bySignal.get(s) ?? []), e.id]);
+    candidates.set(entries, bySignal);
+  }
+  return bySignal.get(signal) ?? [];
+}
+
 const member = (cluster: string, t: Trigger): MemberInput => ({
   cluster,
   signal: t.signal,
@@ -58,6 +79,7 @@ export async function applyRound(
 ): Promise<RoundOutcome> {
   // The monitor's intake already cleaned these; a detail is cheap to clean again, evidence is cleaned where it is written.
   const clean = signals.map((s) => ({ ...s, detail: cleanText(s.detail) }));
+  const healthyNow = clean.filter((s) => s.state === "ok").map((s) => ({ signal: s.id, subject: s.subject }));
   return inTransaction(db, async (tx) => {
     const outcome: RoundOutcome = { opened: [], joined: [], reopened: [], resolved: [], transitions: 0 };
     const refused: Refusal[] = [];
@@ -74,9 +96,11 @@ export async function applyRound(
       });
     const previous = await loadRuleState(tx, cluster);
     const incidents = await loadViews(tx, cluster, now, config);
-    const { state, changed, actions } = decideRound({ cluster, previous, signals: clean, incidents, now, config });
+    const { state, changed, actions } = decideRound({ cluster, previous, signals: clean, incidents, now, config, rankTrigger, candidatesOf });
     const evidence = new Map(clean.map((s) => [fingerprintOf({ cluster, signal: s.id, subject: s.subject }), s.evidence]));
     const touched = new Set<number>();
+    // Incidents where something fired this round: only these may be renamed after their top suspect.
+    const fired = new Set<number>();
     const fp = (t: Trigger) => fingerprintOf({ cluster, signal: t.signal, subject: t.subject });
     for (const action of actions) {
       if (action.kind === "transition") {
@@ -102,8 +126,21 @@ export async function applyRound(
             key: `transition:${action.incidentId}:${action.fingerprint}:${action.to}:${now.toISOString()}`,
           });
           if (recorded) outcome.transitions++;
-          if (!action.healthy) await tx.incident.update({ where: { id: action.incidentId }, data: { lastSeenAt: now, updatedAt: now } });
+          if (!action.healthy) {
+            await tx.incident.update({ where: { id: action.incidentId }, data: { lastSeenAt: now, updatedAt: now } });
+            fired.add(action.incidentId);
+          }
           touched.add(action.incidentId);
+        });
+      } else if (action.kind === "detail") {
+        // What a firing member says now: the suspects are ranked from it (no timeline event: the state is the same).
+        await unit([], `incident ${action.incidentId}: detail`, async () => {
+          await tx.incidentMember.updateMany({
+            where: { incidentId: action.incidentId, fingerprint: action.fingerprint, open: true },
+            data: { detail: cleanText(action.detail, 2000) },
+          });
+          touched.add(action.incidentId);
+          fired.add(action.incidentId);
         });
       } else if (action.kind === "open") {
         const opened = await inSavepoint(tx, async () => {
@@ -114,6 +151,7 @@ export async function applyRound(
           );
           (created ? outcome.opened : outcome.joined).push(incidentId);
           touched.add(incidentId);
+          fired.add(incidentId);
         });
         // A group the database refused opens without its refused members: the first that can be written opens, the rest join it.
         if (!opened) {
@@ -126,17 +164,22 @@ export async function applyRound(
                 (result.created ? outcome.opened : outcome.joined).push(incidentId);
               } else await joinIncident(tx, incidentId, member(cluster, t), now);
               touched.add(incidentId);
+              fired.add(incidentId);
             });
           }
         }
       } else if (action.kind === "join") {
         await unit([fp(action.trigger)], unitOf(action.trigger.signal, action.trigger.subject), async () => {
-          touched.add(await joinIncident(tx, action.incidentId, member(cluster, action.trigger), now));
+          const holder = await joinIncident(tx, action.incidentId, member(cluster, action.trigger), now);
+          touched.add(holder);
+          fired.add(holder);
           outcome.joined.push(action.incidentId);
         });
       } else if (action.kind === "reopen") {
         await unit([fp(action.trigger)], unitOf(action.trigger.signal, action.trigger.subject), async () => {
-          touched.add(await reopenIncident(tx, action.incidentId, member(cluster, action.trigger), now, action.trigger.reason));
+          const holder = await reopenIncident(tx, action.incidentId, member(cluster, action.trigger), now, action.trigger.reason);
+          touched.add(holder);
+          fired.add(holder);
           outcome.reopened.push(action.incidentId);
         });
       } else {
@@ -162,7 +205,9 @@ export async function applyRound(
       await save(part.slice(half));
     };
     await save(kept);
-    for (const id of touched) if (!outcome.resolved.includes(id)) await unit([], `incident ${id}: suspects`, () => refreshSuspects(tx, id, now));
+    for (const id of touched)
+      if (!outcome.resolved.includes(id))
+        await unit([], `incident ${id}: suspects`, () => refreshSuspects(tx, id, now, RULES_ACTOR, fired.has(id), healthyNow));
     if (refused.length > 0) outcome.refused = refused;
     return outcome;
   });

@@ -1,8 +1,11 @@
+import { formatConfidence } from "@/lib/diagnosis/confidence";
 import { getCatalog, getSignalMap } from "@/lib/catalog/queries";
+import type { FailureMode } from "@/lib/catalog/schema";
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { fingerprintOf } from "./fingerprint";
 import { isHealthy, type IncidentView, type Severity } from "./rules";
 import { rankSuspects, suspectsChanged, type Suspect } from "./suspects";
+import { autoTitle } from "./title";
 import { appendEvent, RaceLost, type Tx } from "./tx";
 
 // The writes every path shares (rules, alerts, people): open, join, reopen and resolve an incident, and
@@ -178,25 +181,93 @@ export async function closeIncident(tx: Tx, incidentId: number, now: Date, actor
   });
 }
 
+/**
+ * Ranks the suspects from the incident's active fingerprints and alert links; records a change on the timeline.
+ * With `retitle` (a member fired this round) the title follows the top suspect (title.ts), unless someone gave it:
+ * only a title the rules made (the signal's at opening, or the last one they set) is replaced. Members recovering
+ * do not rename it: a resolving incident keeps the name of what happened.
+ */
+/** How far back a member's transitions count as flapping evidence. */
+const FLAP_WINDOW_MS = 15 * 60_000;
+
+/**
+ * The evidence the diagnosis gets beside the members: how often each member changed state lately (a crash loop
+ * flaps), and the cluster's signals that the catalog says must fire for some cause and are ok now.
+ */
+async function context(tx: Tx, incident: { id: number; cluster: string }, now: Date, healthyNow?: { signal: string; subject: string }[]) {
+  const since = new Date(now.getTime() - FLAP_WINDOW_MS);
+  const flapRows = await tx.$queryRaw<{ signal: string; subject: string; n: bigint }[]>`
+    SELECT "payload"->>'signal' AS "signal", "payload"->>'subject' AS "subject", count(*) AS "n" FROM "incident_events"
+    WHERE "incident_id" = ${incident.id} AND "kind" = 'signal_transition' AND "at" >= ${since} GROUP BY 1, 2`;
+  const flaps = new Map(flapRows.map((r) => [`${r.signal}\u0000${r.subject}`, Number(r.n)]));
+  const needed = [...new Set(getCatalog().entries.flatMap((e) => (e.kind === "failure-mode" ? (e.diagnosis?.needs ?? []) : [])))];
+  // The round's own signals when the rules call; what the store holds when an alert does.
+  const healthy = healthyNow
+    ? healthyNow.filter((h) => needed.includes(h.signal))
+    : needed.length === 0
+      ? []
+      : await tx.signalState.findMany({ where: { cluster: incident.cluster, signal: { in: needed }, state: "ok" }, select: { signal: true, subject: true } });
+  return { flaps, healthy };
+}
+
+/** A short form of a ranking: what the page shows, so a change of confidence or evidence is stored, not only of order. */
+const shown = (suspects: Suspect[]) =>
+  JSON.stringify(
+    suspects.slice(0, 3).map((s) => [s.id, Math.round((s.confidence ?? 0) * 20), s.undecided?.with, s.supports?.slice(0, 3), s.contradicts?.slice(0, 2)]),
+  );
+
 /** Ranks the suspects from the incident's active fingerprints and alert links; records a change on the timeline. */
-export async function refreshSuspects(tx: Tx, incidentId: number, now: Date, actor = RULES_ACTOR): Promise<void> {
+export async function refreshSuspects(
+  tx: Tx,
+  incidentId: number,
+  now: Date,
+  actor = RULES_ACTOR,
+  retitle = true,
+  healthyNow?: { signal: string; subject: string }[],
+): Promise<void> {
   const incident = await tx.incident.findUniqueOrThrow({ where: { id: incidentId }, include: { members: true } });
-  const active = incident.members
-    .filter((m) => !isHealthy(m.state))
-    .map((m) => ({ signal: m.signal, subject: m.subject, state: m.source === "alert" ? "critical" : m.state, detail: m.detail }));
+  const activeMembers = incident.members.filter((m) => !isHealthy(m.state));
   const links = (incident.links ?? {}) as Links;
-  if (active.length === 0 && !links.catalog?.length) return; // all healthy: keep what was suspected
-  const after = rankSuspects({ active, linked: links.catalog ?? [], entries: getCatalog().entries });
+  if (activeMembers.length === 0 && !links.catalog?.length) return; // all healthy: keep what was suspected
+  const { flaps, healthy } = await context(tx, incident, now, healthyNow);
+  const active = activeMembers.map((m) => ({
+    signal: m.signal,
+    subject: m.subject,
+    state: m.source === "alert" ? "critical" : m.state,
+    detail: m.detail,
+    flaps: flaps.get(`${m.signal}\u0000${m.subject}`) ?? 0,
+  }));
+  const after = rankSuspects({ active, healthy, linked: links.catalog ?? [], entries: getCatalog().entries });
   const before = (incident.suspects ?? []) as unknown as Suspect[];
-  if (!suspectsChanged(before, after)) return;
-  await tx.incident.update({ where: { id: incidentId }, data: { suspects: after as unknown as object[], updatedAt: now } });
+  if (suspectsChanged(before, after) || shown(before) !== shown(after)) {
+    await tx.incident.update({ where: { id: incidentId }, data: { suspects: after as unknown as object[], updatedAt: now } });
+  }
+  if (suspectsChanged(before, after)) {
+    await appendEvent(tx, {
+      incidentId,
+      at: now,
+      kind: "suspects_changed",
+      actor,
+      summary: after.length ? `top suspect: ${after[0].title} (${after[0].id}, ${formatConfidence(after[0].confidence)})` : "no suspects",
+      payload: { before: before.map((s) => s.id), after: after.map((s) => ({ id: s.id, score: s.score, confidence: s.confidence, reason: s.reason })) },
+    });
+  }
+  if (!retitle) return;
+  const signalTitle = (signal: string) => getSignalMap().get(signal)?.title ?? signal;
+  const modeSignals = (id: string) => getCatalog().entries.find((e): e is FailureMode => e.kind === "failure-mode" && e.id === id)?.signals;
+  const { title, why } = autoTitle({ signal: incident.signal, subject: incident.subject, active: activeMembers, suspects: after, signalTitle, modeSignals });
+  if (title.slice(0, 300) === incident.title) return;
+  const lastSet = await tx.incidentEvent.findFirst({ where: { incidentId, kind: "title_changed", actor: RULES_ACTOR }, orderBy: { id: "desc" } });
+  const made = [titleFor(incident.signal, incident.subject), (lastSet?.payload as { after?: unknown } | null)?.after];
+  if (!made.includes(incident.title)) return; // given by a person or an alert: never overwritten
+  await tx.incident.update({ where: { id: incidentId }, data: { title: title.slice(0, 300), updatedAt: now } });
   await appendEvent(tx, {
     incidentId,
     at: now,
-    kind: "suspects_changed",
-    actor,
-    summary: after.length ? `top suspect: ${after[0].title} (${after[0].id})` : "no suspects",
-    payload: { before: before.map((s) => s.id), after: after.map((s) => ({ id: s.id, score: s.score, reason: s.reason })) },
+    kind: "title_changed",
+    actor: RULES_ACTOR,
+    summary: `title: ${incident.title} → ${title} (${why})`,
+    payload: { before: incident.title, after: title.slice(0, 300), why },
   });
 }
 
@@ -206,8 +277,19 @@ type IncidentRow = {
   openedAt: Date;
   reopenedAt: Date | null;
   resolvedAt: Date | null;
+  /** The stored ranking (a JSON array of suspects); absent where the caller did not read it. */
+  suspects?: unknown;
   members: { fingerprint: string; signal: string; subject: string; source: string; healthySince: Date | null }[];
 };
+
+/** The ids of the stored suspects, best first; the column is JSON, so anything else reads as none. */
+export function suspectIds(stored: unknown): string[] {
+  if (!Array.isArray(stored)) return [];
+  return stored
+    .slice(0, 10)
+    .map((s) => (s as { id?: unknown } | null)?.id)
+    .filter((id): id is string => typeof id === "string");
+}
 
 /** An incident row with its members, as the rules and the alert placement see it. */
 export function toIncidentView(r: IncidentRow): IncidentView {
@@ -217,6 +299,7 @@ export function toIncidentView(r: IncidentRow): IncidentView {
     openedAt: r.openedAt,
     reopenedAt: r.reopenedAt,
     resolvedAt: r.resolvedAt,
+    suspects: suspectIds(r.suspects),
     members: r.members.map((m) => ({
       fingerprint: m.fingerprint,
       signal: m.signal,

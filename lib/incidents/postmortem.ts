@@ -1,3 +1,4 @@
+import { formatConfidence } from "@/lib/diagnosis/confidence";
 import type { IncidentDetail } from "./queries";
 import type { RecordedStep } from "./runbook-sessions";
 import type { Suspect } from "./suspects";
@@ -46,7 +47,7 @@ export function renderMarkdown(detail: IncidentDetail, now: Date = new Date()): 
     "",
     "## Suspects",
     "",
-    ...(suspects.length ? suspects.map((s, i) => `${i + 1}. **${e(s.title)}** (\`${s.id}\`): ${e(s.reason)}`) : ["None ranked."]),
+    ...(suspects.length ? suspects.flatMap((s, i) => suspectLines(s, i, e)) : ["None ranked."]),
     "",
     "## Runbooks followed",
     "",
@@ -78,4 +79,15 @@ export function renderMarkdown(detail: IncidentDetail, now: Date = new Date()): 
 
 export function renderJson(detail: IncidentDetail) {
   return { exportedAt: new Date().toISOString(), ...detail };
+}
+
+/** One suspect in the postmortem: how sure, and the evidence for and against it (older records have only a reason). */
+function suspectLines(s: Suspect, i: number, e: (text: string) => string): string[] {
+  const sure = typeof s.confidence === "number" ? ` (${formatConfidence(s.confidence)})` : "";
+  const lines = [`${i + 1}. **${e(s.title)}** (\`${s.id}\`)${sure}: ${e(s.reason)}`];
+  if (i >= 3) return lines;
+  for (const text of (s.supports ?? []).slice(1, 4)) lines.push(`   - for: ${e(text)}`);
+  for (const text of (s.contradicts ?? []).slice(0, 3)) lines.push(`   - against: ${e(text)}`);
+  if (s.undecided) lines.push(`   - cannot tell from ${e(s.undecided.withTitle)}: ${e(s.undecided.question)}`);
+  return lines;
 }

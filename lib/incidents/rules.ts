@@ -1,45 +1,15 @@
-import type { Signal, SignalStatus } from "@/lib/signals/signal-model";
+import type { Signal } from "@/lib/signals/signal-model";
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { fingerprintOf } from "./fingerprint";
+import { CLUSTER_API_SIGNAL, explainerOf, placeFingerprint } from "./placement";
+import type { IncidentView, MemberView, Observation, ObservedState, RuleState, Severity } from "./rule-types";
+
+export { placeFingerprint } from "./placement";
 
 // The incident rules as pure functions: given what the rules remembered, the signals of one round and the
 // cluster's incidents, decide what to open, join, reopen, record and resolve. No I/O; store code applies it.
 
-export type ObservedState = SignalStatus | "absent";
-export type IncidentStatus = "open" | "acknowledged" | "resolved";
-export type Severity = "critical" | "warning" | "info";
-
-/** What the rules remember about one (signal, subject) of a cluster between rounds. */
-export interface Observation {
-  signal: string;
-  subject: string;
-  state: ObservedState;
-  /** When the current state began. */
-  since: Date;
-  /** Consecutive observations in this state, capped at the debounce count. */
-  streak: number;
-  /** The current run of this state already opened, joined or reopened an incident. */
-  handled: boolean;
-  detail: string;
-}
-/** Keyed by fingerprint; holds only states that were not ok at some point (no entry reads as ok). */
-export type RuleState = Map<string, Observation>;
-
-export interface MemberView {
-  fingerprint: string;
-  signal: string;
-  subject: string;
-  source: "signal" | "alert";
-  healthySince: Date | null;
-}
-export interface IncidentView {
-  id: number;
-  status: IncidentStatus;
-  openedAt: Date;
-  reopenedAt: Date | null;
-  resolvedAt: Date | null;
-  members: MemberView[];
-}
+export type { IncidentStatus, IncidentView, MemberView, Observation, ObservedState, Placement, RuleState, Severity } from "./rule-types";
 
 export interface Trigger {
   fingerprint: string;
@@ -50,6 +20,8 @@ export interface Trigger {
   severity: Severity;
   /** Why it fires: "critical for 3 consecutive observations". */
   reason: string;
+  /** Its own suspects (the catalog's failure-mode ids, best first, up to 10), ranked from this one signal. */
+  suspects?: string[];
 }
 
 export type RuleAction =
@@ -67,7 +39,9 @@ export type RuleAction =
       detail: string;
       healthy: boolean;
     }
-  | { kind: "resolve"; incidentId: number; healthySince: Date; reason: string };
+  | { kind: "resolve"; incidentId: number; healthySince: Date; reason: string }
+  /** A member still firing says something new (a plugin that failed on an image pull now fails on an expired token). */
+  | { kind: "detail"; incidentId: number; fingerprint: string; detail: string };
 
 export interface RoundInput {
   cluster: string;
@@ -77,6 +51,10 @@ export interface RoundInput {
   incidents: IncidentView[];
   now: Date;
   config: IncidentRulesConfig;
+  /** The suspects of one firing signal on its own, best first (apply-round.ts ranks them); none: grouping by time only. */
+  rankTrigger?: (t: { signal: string; subject: string; state: ObservedState; detail: string }) => string[];
+  /** The failure modes the catalog lists a signal for (what it could be a symptom of). */
+  candidatesOf?: (signal: string) => string[];
 }
 export interface RoundResult {
   state: RuleState;
@@ -85,27 +63,9 @@ export interface RoundResult {
   actions: RuleAction[];
 }
 
-export type Placement = { kind: "member" | "reopen" | "join"; incidentId: number } | { kind: "open" };
-
 const SEVERITY_RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 export const isHealthy = (state: ObservedState | string) => state === "ok" || state === "absent" || state === "resolved";
 const seconds = (from: Date, to: Date) => (to.getTime() - from.getTime()) / 1000;
-
-/** Where a fingerprint that fires goes: its unresolved incident, a recently resolved one, a young one on the same cluster, or a new one. */
-export function placeFingerprint(fingerprint: string, incidents: IncidentView[], now: Date, config: IncidentRulesConfig): Placement {
-  const holds = (i: IncidentView) => i.members.some((m) => m.fingerprint === fingerprint);
-  const active = incidents.find((i) => i.status !== "resolved" && holds(i));
-  if (active) return { kind: "member", incidentId: active.id };
-  const recent = incidents
-    .filter((i) => i.status === "resolved" && i.resolvedAt && holds(i) && seconds(i.resolvedAt, now) <= config.reopenWindowSeconds)
-    .sort((a, b) => b.resolvedAt!.getTime() - a.resolvedAt!.getTime())[0];
-  if (recent) return { kind: "reopen", incidentId: recent.id };
-  const young = incidents
-    .filter((i) => i.status !== "resolved" && seconds(i.reopenedAt ?? i.openedAt, now) <= config.groupWindowSeconds)
-    .sort((a, b) => (b.reopenedAt ?? b.openedAt).getTime() - (a.reopenedAt ?? a.openedAt).getTime())[0];
-  if (young) return { kind: "join", incidentId: young.id };
-  return { kind: "open" };
-}
 
 /** Whether an observation has lasted long enough to open an incident, and why. */
 function firingReason(obs: Observation, now: Date, config: IncidentRulesConfig): string | undefined {
@@ -118,12 +78,13 @@ function firingReason(obs: Observation, now: Date, config: IncidentRulesConfig):
   return undefined;
 }
 
-function observe(input: RoundInput): { state: RuleState; changed: Set<string>; previousStates: Map<string, ObservedState> } {
+function observe(input: RoundInput): { state: RuleState; changed: Set<string>; previousStates: Map<string, ObservedState>; retold: Set<string> } {
   const { cluster, previous, signals, now, config } = input;
   const state: RuleState = new Map(previous);
   const changed = new Set<string>();
   const previousStates = new Map<string, ObservedState>();
   const seen = new Set<string>();
+  const retold = new Set<string>();
   for (const signal of signals) {
     const fp = fingerprintOf({ cluster, signal: signal.id, subject: signal.subject });
     if (seen.has(fp)) continue; // a duplicate (signal, subject) in one round counts once
@@ -135,6 +96,7 @@ function observe(input: RoundInput): { state: RuleState; changed: Set<string>; p
       const streak = Math.min(prev.streak + 1, config.openAfterObservations);
       state.set(fp, { ...prev, streak, detail: signal.detail });
       if (streak !== prev.streak) changed.add(fp);
+      if (signal.detail !== prev.detail) retold.add(fp);
       continue;
     }
     state.set(fp, { signal: signal.id, subject: signal.subject, state: signal.state, since: now, streak: 1, handled: false, detail: signal.detail });
@@ -149,14 +111,14 @@ function observe(input: RoundInput): { state: RuleState; changed: Set<string>; p
       changed.add(fp);
     }
   }
-  return { state, changed, previousStates };
+  return { state, changed, previousStates, retold };
 }
 
 const severityOf = (state: ObservedState): Severity => (state === "critical" ? "critical" : "warning");
 
 export function decideRound(input: RoundInput): RoundResult {
   const { now, config } = input;
-  const { state, changed, previousStates } = observe(input);
+  const { state, changed, previousStates, retold } = observe(input);
   const actions: RuleAction[] = [];
   // A working copy of the incidents: placements in this round see each other (id -1 is the one being opened).
   const incidents: IncidentView[] = input.incidents.map((i) => ({ ...i, members: [...i.members] }));
@@ -165,7 +127,12 @@ export function decideRound(input: RoundInput): RoundResult {
   for (const incident of incidents) {
     if (incident.status === "resolved") continue;
     for (const member of incident.members) {
-      if (member.source !== "signal" || !changed.has(member.fingerprint)) continue;
+      if (member.source !== "signal") continue;
+      const current = state.get(member.fingerprint);
+      if (retold.has(member.fingerprint) && current && !isHealthy(current.state)) {
+        actions.push({ kind: "detail", incidentId: incident.id, fingerprint: member.fingerprint, detail: current.detail });
+      }
+      if (!changed.has(member.fingerprint)) continue;
       const obs = state.get(member.fingerprint)!;
       const from = previousStates.get(member.fingerprint) ?? "ok";
       if (from === obs.state) continue;
@@ -188,15 +155,36 @@ export function decideRound(input: RoundInput): RoundResult {
     if (obs.handled) continue;
     const reason = firingReason(obs, now, config);
     if (!reason) continue;
-    triggers.push({ fingerprint: fp, signal: obs.signal, subject: obs.subject, state: obs.state, detail: obs.detail, severity: severityOf(obs.state), reason });
+    const trigger: Trigger = {
+      fingerprint: fp,
+      signal: obs.signal,
+      subject: obs.subject,
+      state: obs.state,
+      detail: obs.detail,
+      severity: severityOf(obs.state),
+      reason,
+    };
+    triggers.push(trigger);
   }
-  triggers.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
+  // The most severe first; among equals the cluster API, which explains the others and names their incident.
+  const rootFirst = (t: Trigger) => (t.signal === CLUSTER_API_SIGNAL ? 0 : 1);
+  triggers.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || rootFirst(a) - rootFirst(b));
+  const explainer = explainerOf(state, fingerprintOf({ cluster: input.cluster, signal: CLUSTER_API_SIGNAL, subject: "cluster" }));
 
   const group: Trigger[] = [];
   for (const trigger of triggers) {
+    // Ranked on demand (and kept on the trigger): only an incident with suspects needs the fingerprint's own.
+    const ranked = () => (trigger.suspects ??= input.rankTrigger?.(trigger) ?? []);
+    let placement = placeFingerprint(trigger.fingerprint, incidents, now, config, { ranked, candidates: input.candidatesOf?.(trigger.signal) });
+    const explaining = placement.kind === "member" ? undefined : explainer(state.get(trigger.fingerprint)!);
+    if (explaining) {
+      // A consequence joins the incident of the signal that explains it, or waits (unhandled) until that one opens.
+      const holder = incidents.find((i) => i.status !== "resolved" && i.members.some((m) => m.fingerprint === explaining));
+      if (!holder) continue;
+      placement = { kind: "join", incidentId: holder.id };
+    }
     state.set(trigger.fingerprint, { ...state.get(trigger.fingerprint)!, handled: true });
     changed.add(trigger.fingerprint);
-    const placement = placeFingerprint(trigger.fingerprint, incidents, now, config);
     const member: MemberView = { fingerprint: trigger.fingerprint, signal: trigger.signal, subject: trigger.subject, source: "signal", healthySince: null };
     if (placement.kind === "member") {
       // Already in its unresolved incident; transitions record the change. A member last recorded healthy whose

@@ -61,6 +61,7 @@ export const EVENT_KINDS = [
   "runbook_step",
   "runbook_finished",
   "suspects_changed",
+  "title_changed",
   "alert_received",
   "alert_resolved",
   "alerts_truncated",

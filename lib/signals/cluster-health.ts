@@ -64,6 +64,22 @@ const AGGREGATED: { server: ServerMatrix["server"]; cr: ServerMatrix["cr"]; sour
   { server: "oauth-apiserver", cr: "authentications", source: "authentication" },
 ];
 
+/** The sources read through the cluster's API server (watches and its own health endpoints); OpenBao and the bridge are not. */
+const KUBE_READS = [
+  "kubeapiserver",
+  "openshiftapiserver",
+  "authentication",
+  "nodes",
+  "clusterOperator",
+  "operator",
+  "ebpf",
+  "webhook",
+  "endpoints",
+  "pods",
+  "kmsProviders",
+  "readyz",
+] as const satisfies (keyof Sources)[];
+
 const CONTROL_PLANE = ["node-role.kubernetes.io/master", "node-role.kubernetes.io/control-plane"];
 
 function nodesOf(value: RawObservation["nodes"]) {
@@ -124,8 +140,13 @@ export function composeClusterHealth(input: ComposeInput): ClusterHealth {
   const transit: TransitInput | undefined =
     transitRaw && (transitRaw.status === 200 || transitRaw.status === 404) ? parseTransitKey(transitRaw.body) : undefined;
   const webhookRaw = sources.webhook?.value;
+  const kubeReads = KUBE_READS.flatMap((name) => {
+    const s = sources[name];
+    return s ? [{ name, up: s.up, downSince: s.downSince, lastError: s.lastError }] : [];
+  });
   const signals = deriveSignals({
     now,
+    kubeReads: kubeReads.length > 0 ? kubeReads : undefined,
     matrix,
     serverMatrices,
     kmsProviders: kms ? [{ node: "api", health: parseKmsProvidersHealth(kms.status, kms.body) }] : undefined,

@@ -23,8 +23,10 @@ describe("deriveSignals from OpenBao sys/health fixtures", () => {
       "openbao.unreachable": "ok",
       "openbao.sealed": "critical",
       "openbao.uninitialized": "ok",
-      "openbao.standby": "unknown",
+      "openbao.standby": "ok",
     });
+    // Sealed says it all: a standby check that went unknown opened its own "answering as standby" incident.
+    expect(signals.find((s) => s.id === "openbao.standby")?.detail).toBe("sealed (HTTP 503): standby does not apply");
     const sealed = signals.find((s) => s.id === "openbao.sealed");
     expect(sealed).toMatchObject({ subject: "openbao", detail: "sealed (HTTP 503): every KMS encrypt and decrypt fails until it is unsealed" });
     expect(sealed?.evidence).toMatchObject({ state: "sealed", httpStatus: 503, sealed: true, version: "2.6.2" });
@@ -40,10 +42,13 @@ describe("deriveSignals from OpenBao sys/health fixtures", () => {
     expect(summary(openbao(429, "openbao-health-standby-429.json"))).toMatchObject({ "openbao.standby": "warning", "openbao.sealed": "ok" });
     expect(summary(openbao(501, "openbao-health-uninitialized-501.json"))).toEqual({
       "openbao.unreachable": "ok",
-      "openbao.sealed": "unknown",
+      "openbao.sealed": "ok",
       "openbao.uninitialized": "critical",
-      "openbao.standby": "unknown",
+      "openbao.standby": "ok",
     });
+    expect(openbao(501, "openbao-health-uninitialized-501.json").find((s) => s.id === "openbao.sealed")?.detail).toBe(
+      "uninitialized (HTTP 501): sealed does not apply",
+    );
   });
 
   it("an unreachable endpoint is critical and leaves the other checks unknown", () => {
@@ -62,7 +67,7 @@ describe("deriveSignals from OpenBao sys/health fixtures", () => {
       "openbao.unreachable": "critical",
       "openbao.sealed": "unknown",
     });
-    expect(summary(openbao(472, "vault-ent-health-dr-secondary-472.json"))).toMatchObject({ "openbao.unreachable": "critical" });
+    expect(summary(openbao(472, "vault-ent-health-dr-secondary-472.json"))).toMatchObject({ "openbao.unreachable": "critical", "openbao.standby": "ok" });
   });
 });
 

@@ -3,7 +3,8 @@ import type { OpenBaoHealth, TransitKey, TransitKeyProblem } from "@/lib/sources
 import { createSignal, type ProblemOf, type Signal, type SignalId } from "./signal-model";
 
 // OpenBao's seal state and the Transit key the KMS plugin wraps DEKs with. Each input yields every check
-// it can answer; a check it cannot answer (sealed? when unreachable) is "unknown", not "ok".
+// it can answer; a check it cannot answer (sealed? when unreachable) is "unknown", not "ok". A check that does
+// not apply because another one fires (standby while sealed) is "ok" with a detail saying so, never a second alarm.
 
 export type OpenBaoInput = OpenBaoHealth | { unreachable: true; error: string };
 
@@ -59,12 +60,8 @@ export function deriveOpenBaoSignals(input: OpenBaoInput): Signal[] {
       }),
     );
   } else if (health.state === "uninitialized") {
-    signals.push(
-      createSignal("openbao.sealed", OPENBAO, "unknown", "not initialized, so there is nothing to unseal yet", health, {
-        kind: "openbao-uninitialized",
-        fields: facts,
-      }),
-    );
+    // openbao.uninitialized fires for this; an unknown here would open a second incident of its own.
+    signals.push(createSignal("openbao.sealed", OPENBAO, "ok", `uninitialized (${code}): sealed does not apply`, health));
   } else signals.push(createSignal("openbao.sealed", OPENBAO, "ok", `unsealed (${code})`, health));
 
   if (unanswered)
@@ -91,13 +88,11 @@ export function deriveOpenBaoSignals(input: OpenBaoInput): Signal[] {
     );
   } else if (health.state === "active") {
     signals.push(createSignal("openbao.standby", OPENBAO, "ok", `active (${code})`, health));
+  } else if (unanswered) {
+    signals.push(createSignal("openbao.standby", OPENBAO, "unknown", unanswered, health, { kind: "openbao-unexpected-status", fields: facts }));
   } else {
-    signals.push(
-      createSignal("openbao.standby", OPENBAO, "unknown", `${health.state} (${code}), so active or standby does not apply`, health, {
-        kind: `openbao-${health.state}`,
-        fields: facts,
-      }),
-    );
+    // Sealed, uninitialized or a DR secondary: the signal that fires for that says it; standby is no second problem.
+    signals.push(createSignal("openbao.standby", OPENBAO, "ok", `${health.state} (${code}): standby does not apply`, health));
   }
   return signals;
 }

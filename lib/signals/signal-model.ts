@@ -2,6 +2,7 @@
 // against catalog/signals.yaml, so an id renamed there fails here instead of silently matching nothing.
 
 export const SIGNAL_IDS = [
+  "cluster.api.unreachable",
   "kms.plugin.unhealthy",
   "kms.report.stale",
   "kms.report.orphaned",

@@ -51,7 +51,7 @@ describe("deriveSignals: every id is in the catalog", () => {
         beacon: { status: 503, body: "beacon unreachable" },
         metrics: sampleKmsMetrics(NOW),
       },
-      { now: NOW, webhook: null },
+      { now: NOW, webhook: null, kubeReads: [{ name: "kubeapiserver", up: false, lastError: "connect ECONNREFUSED 10.0.0.1:6443" }] },
     ];
     const emitted = new Set(inputs.flatMap((input) => deriveSignals(input)).map((s) => s.id));
     expect([...emitted].filter((id) => !catalogIds.has(id))).toEqual([]);

@@ -1,4 +1,5 @@
 import type { KmsMetrics } from "@/lib/sources/prometheus/kms-metrics";
+import { deriveClusterApiSignals, type KubeReadState } from "./derive-cluster-api-signals";
 import { deriveBeaconSignals, type BeaconInput } from "./derive-beacon-signals";
 import { deriveKmsMatrixSignals, deriveKmsProvidersSignals } from "./derive-kms-signals";
 import { deriveMetricSignals } from "./derive-metric-signals";
@@ -24,6 +25,8 @@ export { SIGNAL_IDS, type Signal, type SignalId, type SignalStatus } from "./sig
 export type { OpenBaoInput, TransitInput } from "./derive-openbao-signals";
 
 export interface SignalInput {
+  /** The Kubernetes reads (watches and API-server probes) as last recorded; undefined: not read yet. */
+  kubeReads?: KubeReadState[];
   /** The kube-apiserver's matrix (kubeapiservers CR). */
   matrix?: KmsMatrix;
   /** The aggregated API servers' matrices; their signals' subjects start with the server's name. */
@@ -51,9 +54,10 @@ export interface SignalInput {
 
 const DEFAULT_CA_WARNING_DAYS = 30;
 
-/** Every check the input allows, in a fixed order: KMS reports, API servers, KMS metrics, OpenBao, Transit, workloads. */
+/** Every check the input allows, in a fixed order: the cluster API, KMS reports, API servers, KMS metrics, OpenBao, Transit, workloads. */
 export function deriveSignals(input: SignalInput): Signal[] {
   return [
+    ...(input.kubeReads ? deriveClusterApiSignals(input.kubeReads) : []),
     ...(input.matrix ? deriveKmsMatrixSignals(input.matrix) : []),
     ...(input.serverMatrices ?? []).flatMap(({ server, matrix }) => deriveKmsMatrixSignals(matrix).map((s) => onServer(server, s))),
     ...(input.kmsProviders ? deriveKmsProvidersSignals(input.kmsProviders) : []),

@@ -1,10 +1,11 @@
 import "server-only";
 import { listBlastRadiusPagesFor } from "@/lib/catalog/blast-radius";
-import { getComponentMap, getEntry, getSignalMap, listRelated } from "@/lib/catalog/queries";
+import { getCatalog, getComponentMap, getEntry, getSignalMap, listRelated } from "@/lib/catalog/queries";
 import { listRunbookLinksTo } from "@/lib/catalog/runbooks";
 
 // /catalog/{id}: the entry with what it links to: its components and signals by name, the runbook steps
-// that cite it, the blast-radius pages that name it, and related entries.
+// that cite it, the blast-radius pages that name it, related entries, and the error classes its diagnosis weighs
+// (by title, with one real example each).
 
 export type CatalogEntryPage = NonNullable<ReturnType<typeof loadCatalogEntryPage>>;
 
@@ -19,5 +20,18 @@ export function loadCatalogEntryPage(id: string) {
     related: listRelated(entry),
     runbookLinks: listRunbookLinksTo(entry.id),
     pages: listBlastRadiusPagesFor(entry),
+    errorClasses: errorClassesOf(entry),
   };
+}
+
+function errorClassesOf(entry: NonNullable<ReturnType<typeof getEntry>>): Map<string, { title: string; example: string; from: string }> {
+  const named =
+    entry.kind === "failure-mode" && entry.diagnosis
+      ? new Set([...entry.diagnosis.supports, ...entry.diagnosis.hints, ...entry.diagnosis.contradicts])
+      : new Set();
+  return new Map(
+    getCatalog()
+      .errorClasses.filter((c) => named.has(c.id))
+      .map((c) => [c.id, { title: c.title, example: c.examples[0].text, from: c.examples[0].from }]),
+  );
 }

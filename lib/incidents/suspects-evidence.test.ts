@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PrismaClient } from "@/lib/db/generated/client";
+import { applyRound } from "./apply-round";
+import { parseRulesConfig } from "@/lib/incident-rules-config";
+import { getIncident } from "./queries";
+import { at, migratedDatabase, signal } from "@/test/incident-db";
+import type { Suspect } from "./suspects";
+
+// An incident's suspects use what the incident knows beyond its members' sentences: how often each member
+// flapped (its transitions on the timeline), and the cluster's signals that are ok now. Real PostgreSQL.
+
+let db: Awaited<ReturnType<typeof migratedDatabase>>;
+let prisma: PrismaClient;
+beforeAll(async () => {
+  db = await migratedDatabase();
+  prisma = db.prisma;
+});
+afterAll(async () => db.close());
+
+const config = parseRulesConfig({ openAfterObservations: 1, resolveAfterSeconds: 600 });
+const REFUSED =
+  'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /var/run/kmsplugin/kms-1.sock: connect: connection refused"';
+const plugin = (state: "ok" | "critical") =>
+  signal("kms.plugin.unhealthy", "master-0/1", state, state === "ok" ? "keyID 1 healthy" : `master-0: keyID 1 error: ${REFUSED}`);
+const top = async (id: number) => ((await getIncident(prisma, id))!.incident.suspects as unknown as Suspect[])[0];
+
+describe("suspects from an incident's own history", () => {
+  it("names a crash loop once the plugin's signal flaps, where a steady failure names a dead plugin", async () => {
+    const opened = await applyRound(prisma, "flappy", [plugin("critical")], at(0), config);
+    const id = opened.opened[0];
+    expect((await top(id)).id).toBe("kms-plugin-unavailable");
+    for (let s = 30, state: "ok" | "critical" = "ok"; s <= 150; s += 30, state = state === "ok" ? "critical" : "ok")
+      await applyRound(prisma, "flappy", [plugin(state)], at(s), config);
+    const now = await top(id);
+    expect(now.id).toBe("kms-plugin-crash-loop");
+    expect(now.supports.join("\n")).toMatch(/kms\.plugin\.unhealthy flapped \d+ times on master-0\/1/);
+  });
+
+  it("counts a healthy OpenBao against 'OpenBao unavailable' when only a plugin says it cannot connect", async () => {
+    const refused = 'Put "https://openbao.internal:8200/v1/transit/encrypt/k8s-kek": dial tcp 10.0.0.40:8200: connect: connection refused';
+    const round = (bao: "ok" | "critical") => [
+      signal("kms.plugin.unhealthy", "master-1/1", "critical", `master-1: keyID 1 error: ${refused}`),
+      signal("openbao.unreachable", "openbao", bao, bao === "ok" ? "answers HTTP 200 (active)" : "health endpoint unreachable"),
+    ];
+    const id = (await applyRound(prisma, "reachable", round("ok"), at(0), config)).opened[0];
+    const all = (await getIncident(prisma, id))!.incident.suspects as unknown as Suspect[];
+    expect(all[0].id).not.toBe("openbao-unavailable");
+    expect(all.find((s) => s.id === "openbao-unavailable")?.contradicts.join("\n")).toContain("openbao.unreachable is ok");
+  });
+});
