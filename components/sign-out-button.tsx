@@ -7,7 +7,9 @@ export function SignOutButton() {
   const [busy, setBusy] = useState(false);
   async function signOut() {
     setBusy(true);
-    const response = await fetch("/api/v1/auth/signout", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }).catch(() => undefined);
+    const response = await fetch("/api/v1/auth/signout", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }).catch(
+      () => undefined,
+    );
     window.location.assign(response?.redirected ? response.url : "/auth/signin?signed-out=1");
   }
   return (
