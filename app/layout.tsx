@@ -4,6 +4,8 @@ import type { ReactNode } from "react";
 import { DemoBanner } from "@/components/demo/demo-banner";
 import { Providers } from "@/components/providers";
 import { SiteNav } from "@/components/site-nav";
+import { ViewerProvider } from "@/components/viewer";
+import { currentAccess } from "@/lib/auth/page";
 import "./globals.css";
 
 // Every page renders per request: Next.js puts the request's CSP nonce on its scripts only then (docs/auth.md).
@@ -14,7 +16,9 @@ export const metadata: Metadata = {
   description: "Failure modes, detection and recovery for Kubernetes KMS encryption and secret protection.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Who is looking, for the nav and the role-aware controls; each page checks its own role (lib/auth/page.ts).
+  const { viewer } = await currentAccess();
   return (
     <html lang="en">
       <body>
@@ -22,11 +26,13 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           <Link href="/" className="brand">
             Fault<span>line</span>
           </Link>
-          <SiteNav />
+          <SiteNav viewer={viewer} />
         </header>
         <DemoBanner />
         <main>
-          <Providers>{children}</Providers>
+          <Providers>
+            <ViewerProvider viewer={viewer}>{children}</ViewerProvider>
+          </Providers>
         </main>
         <footer className="site-footer">Faultline · read-only · catalog ids are stable and safe to link from alerts</footer>
       </body>

@@ -1,9 +1,11 @@
+import { pageAccess } from "@/lib/auth/page";
 import Link from "next/link";
 import { connection } from "next/server";
 import { ClusterSummaries } from "@/components/health/cluster-summaries";
 import { loadHomePage } from "@/lib/views/home";
 
 export default async function HomePage() {
+  await pageAccess("viewer");
   await connection();
   const { counts, clusters } = loadHomePage();
   return (

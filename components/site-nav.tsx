@@ -2,6 +2,8 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { SignOutButton } from "./sign-out-button";
+import type { ViewerInfo } from "./viewer";
 
 // Sections that are not built yet are shown, labelled, and not linked: no dead links.
 const SECTIONS = [
@@ -13,7 +15,7 @@ const SECTIONS = [
   { href: "/demo", label: "Demo cluster", ready: true },
 ];
 
-export function SiteNav() {
+export function SiteNav({ viewer }: { viewer?: ViewerInfo }) {
   const pathname = usePathname();
   return (
     <nav className="nav" aria-label="Main">
@@ -29,6 +31,22 @@ export function SiteNav() {
           </span>
         ),
       )}
+      {viewer?.role === "admin" ? (
+        <Link href="/audit" aria-current={pathname.startsWith("/audit") ? "page" : undefined}>
+          Audit
+        </Link>
+      ) : null}
+      {viewer && viewer.mode !== "none" ? (
+        <span className="who" data-testid="signed-in-as">
+          {viewer.user} <small>{viewer.role}</small>
+          {viewer.mode === "oidc" ? (
+            <>
+              {" "}
+              <SignOutButton />
+            </>
+          ) : null}
+        </span>
+      ) : null}
     </nav>
   );
 }

@@ -59,20 +59,17 @@ test("an on-call works an OpenBao-sealed incident from the list to the postmorte
   await expect(suspects.first().getByRole("link")).toHaveAttribute("href", "/catalog/openbao-sealed");
   await expect(page.getByTestId("live-signals").locator('[data-signal="openbao.sealed"][data-state="critical"]')).toBeVisible();
 
-  // Acting without a name is refused with the field's error, and the typed note survives it.
+  // The actor is whoever is signed in: without sign-in (FAULTLINE_AUTH=none) the local admin, "local".
   const actions = page.getByTestId("incident-actions");
+  await expect(actions.getByTestId("acting-as")).toContainText("Acting as local");
   await actions.getByLabel("Note").fill("bao status says Sealed true on all three nodes");
-  await actions.getByRole("button", { name: "Add note" }).click();
-  await expect(actions.locator(".actor-field .field-error")).toHaveText("must name who acts");
-  await expect(actions.getByLabel("Note")).toHaveValue("bao status says Sealed true on all three nodes");
-  await actions.getByLabel("Your name").fill("e2e-oncall");
   await actions.getByRole("button", { name: "Add note" }).click();
   await expect(actions.getByLabel("Note")).toHaveValue("");
   const timeline = page.getByTestId("timeline");
   await expect(timeline.locator('[data-kind="note"]')).toContainText("bao status says Sealed true on all three nodes");
   await actions.getByRole("button", { name: "Acknowledge" }).click();
   await expect(page.getByTestId("incident-status")).toHaveText("acknowledged");
-  await expect(page.getByTestId("incident-header")).toContainText("by e2e-oncall");
+  await expect(page.getByTestId("incident-header")).toContainText("by local");
   await shot(page, "51-incident-page");
 
   // The best match is OpenBao's own runbook: it reaches the top suspect in fewer steps than "API server will not start".
@@ -132,7 +129,7 @@ test("an on-call works an OpenBao-sealed incident from the list to the postmorte
   expect(markdown).toMatch(/## Suspects\n\n1\. \*\*OpenBao sealed\*\* \(`openbao-sealed`\) \((>99|\d+)%\): .*Vault is sealed/);
   expect(markdown).toMatch(/\n {3}- for: openbao\.sealed critical on openbao/);
   expect(markdown).toMatch(
-    /G Does it answer 503 sealed\?: \*\*Yes\*\* \(e2e-oncall, [^)]+\)\. Live data suggested \*\*Yes\*\* from openbao\.sealed \(critical: openbao: /,
+    /G Does it answer 503 sealed\?: \*\*Yes\*\* \(local, [^)]+\)\. Live data suggested \*\*Yes\*\* from openbao\.sealed \(critical: openbao: /,
   );
   expect(markdown).toContain("Ended at H1");
   expect(markdown).toContain("Resolved: ");
@@ -150,9 +147,10 @@ test("an on-call works an OpenBao-sealed incident from the list to the postmorte
 });
 
 test("bad input on the incidents API gets a 4xx with the field errors", async ({ request }) => {
+  // A body's actor is ignored (the actor is the signed-in person); the text is still checked.
   const note = await request.post("/api/v1/incidents/1/notes", sameOrigin({ actor: " ", text: "" }));
   expect(note.status()).toBe(400);
-  expect(await note.json()).toEqual({ error: "invalid request", fields: { actor: ["must name who acts"], text: ["must not be empty"] } });
+  expect(await note.json()).toEqual({ error: "invalid request", fields: { text: ["must not be empty"] } });
   const id = await request.post("/api/v1/incidents/abc/acknowledge", sameOrigin({ actor: "x" }));
   expect(id.status()).toBe(400);
   expect((await id.json()).fields.id).toEqual(["must be an incident number"]);

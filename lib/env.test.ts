@@ -16,6 +16,11 @@ describe("environment", () => {
       FAULTLINE_DEMO_BOOKMARK_SECONDS: 60,
       FAULTLINE_POLL_SECONDS: 2,
       FAULTLINE_INCIDENT_RULES: DEFAULT_RULES_CONFIG,
+      FAULTLINE_AUTH: "none",
+      FAULTLINE_PROXY_USER_HEADER: "X-Forwarded-User",
+      FAULTLINE_PROXY_EMAIL_HEADER: "X-Forwarded-Email",
+      FAULTLINE_PROXY_GROUPS_HEADER: "X-Forwarded-Groups",
+      FAULTLINE_OIDC_GROUPS_CLAIM: "groups",
     });
   });
 
@@ -73,7 +78,7 @@ describe("environment", () => {
         parseEnv({ HOST: host });
       } catch (error) {
         const message = (error as Error).message;
-        expect(message).toMatch(/^Invalid environment variable HOST \(got "[^"]+"\): binding a non-loopback address is refused/);
+        expect(message).toMatch(/^Invalid environment variable HOST \(got "[^"]+"\): binding a non-loopback address is refused while FAULTLINE_AUTH=none/);
         expect(message).not.toContain("\n");
       }
     }
@@ -104,5 +109,46 @@ describe("environment", () => {
 
   it("lists the allowed values of an enumeration", () => {
     expect(() => parseEnv({ FAULTLINE_DEMO: "loud" })).toThrow(/^Invalid environment variable FAULTLINE_DEMO \(got "loud"\): .*"on"\|"off"/);
+  });
+
+  const groups = '{"admin":["sre-leads"],"responder":["sre"],"viewer":["*"]}';
+
+  it("binds a non-loopback address once people sign in through a proxy or OIDC", () => {
+    const proxy = parseEnv({ HOST: "0.0.0.0", FAULTLINE_AUTH: "proxy", FAULTLINE_ROLE_GROUPS: groups, FAULTLINE_PROXY_SOURCES: "10.0.0.0/8, 127.0.0.1" });
+    expect(proxy.HOST).toBe("0.0.0.0");
+    expect(proxy.FAULTLINE_ROLE_GROUPS).toEqual({ admin: ["sre-leads"], responder: ["sre"], viewer: ["*"] });
+    expect(proxy.FAULTLINE_PROXY_SOURCES).toEqual([
+      { address: "10.0.0.0", prefix: 8, family: "ipv4" },
+      { address: "127.0.0.1", prefix: 32, family: "ipv4" },
+    ]);
+    const oidc = {
+      HOST: "::",
+      FAULTLINE_AUTH: "oidc",
+      FAULTLINE_ROLE_GROUPS: groups,
+      FAULTLINE_OIDC_ISSUER: "https://sso.example.org/realms/sre",
+      FAULTLINE_OIDC_CLIENT_ID: "faultline",
+      FAULTLINE_OIDC_CLIENT_SECRET: "s3cret-value",
+      FAULTLINE_OIDC_REDIRECT_URL: "https://faultline.example.org/auth/callback",
+    };
+    expect(parseEnv(oidc).HOST).toBe("::");
+    // The client secret is never echoed, even when refused.
+    expect(() => parseEnv({ ...oidc, FAULTLINE_OIDC_CLIENT_SECRET: "x".repeat(2000) })).toThrow(/^Invalid environment variable FAULTLINE_OIDC_CLIENT_SECRET: /);
+    expect(() => parseEnv({ ...oidc, FAULTLINE_OIDC_CLIENT_SECRET: "x".repeat(2000) })).not.toThrow(/xxxx/);
+  });
+
+  it("names what a mode is missing, and refuses a bad mode, mapping or range", () => {
+    expect(() => parseEnv({ FAULTLINE_AUTH: "ldap" })).toThrow(/^Invalid environment variable FAULTLINE_AUTH \(got "ldap"\): must be none, proxy or oidc/);
+    expect(() => parseEnv({ FAULTLINE_AUTH: "proxy", FAULTLINE_PROXY_SOURCES: "127.0.0.1" })).toThrow(
+      /FAULTLINE_ROLE_GROUPS: is required with FAULTLINE_AUTH=proxy/,
+    );
+    expect(() => parseEnv({ FAULTLINE_AUTH: "proxy", FAULTLINE_ROLE_GROUPS: groups })).toThrow(
+      /FAULTLINE_PROXY_SOURCES: is required with FAULTLINE_AUTH=proxy/,
+    );
+    expect(() => parseEnv({ FAULTLINE_AUTH: "oidc", FAULTLINE_ROLE_GROUPS: groups })).toThrow(/FAULTLINE_OIDC_ISSUER: is required with FAULTLINE_AUTH=oidc/);
+    expect(() => parseEnv({ FAULTLINE_ROLE_GROUPS: '{"owner":["x"]}' })).toThrow(/FAULTLINE_ROLE_GROUPS .*owner/);
+    expect(() => parseEnv({ FAULTLINE_ROLE_GROUPS: "sre-leads" })).toThrow(/FAULTLINE_ROLE_GROUPS .*must be a JSON object/);
+    expect(() => parseEnv({ FAULTLINE_PROXY_SOURCES: "10.0.0.0/33" })).toThrow(/FAULTLINE_PROXY_SOURCES .*prefix length must be 0-32/);
+    expect(() => parseEnv({ FAULTLINE_PROXY_SOURCES: "proxy.internal" })).toThrow(/FAULTLINE_PROXY_SOURCES .*is not an address or CIDR range/);
+    expect(() => parseEnv({ FAULTLINE_OIDC_ISSUER: "http://sso.example.org" })).toThrow(/FAULTLINE_OIDC_ISSUER .*https:/);
   });
 });

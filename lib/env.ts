@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import { parseHostEntry } from "@/lib/http/forgery";
+import { authVars, checkAuthVars } from "@/lib/auth-config";
+import { parseHostEntry } from "@/lib/host-entry";
 import { IncidentRulesConfig } from "@/lib/incident-rules-config";
 
 // The one place that reads process.env. Everything else asks loadEnv().
@@ -28,82 +29,83 @@ const machineToken = z
   .max(4096, "must be at most 4096 characters")
   .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces, as a bearer token is sent");
 
-const SECRET_VARIABLES = new Set(["DATABASE_URL", "FAULTLINE_WEBHOOK_TOKEN", "FAULTLINE_METRICS_TOKEN"]);
+const SECRET_VARIABLES = new Set(["DATABASE_URL", "FAULTLINE_WEBHOOK_TOKEN", "FAULTLINE_METRICS_TOKEN", "FAULTLINE_OIDC_CLIENT_SECRET"]);
 
-export const EnvSchema = z.object({
-  DATABASE_URL: postgresUrl.optional(),
-  HOST: z
-    .string()
-    .default("127.0.0.1")
-    .refine((host) => isLoopbackHost(host), "binding a non-loopback address is refused until authentication exists; use 127.0.0.1, ::1 or localhost"),
-  PORT: z.coerce
-    .number({ message: "must be a port number" })
-    .int("must be a whole number")
-    .min(1, "must be 1-65535")
-    .max(65535, "must be 1-65535")
-    .default(3000),
-  // The Host names the server answers to (DNS rebinding); unset: the bound address, localhost, 127.0.0.1 and [::1].
-  // "https://name" for a name served through a TLS proxy: its pages' Origin is https.
-  FAULTLINE_ALLOWED_HOSTS: z
-    .string()
-    .optional()
-    .transform((text, ctx) => {
-      if (text === undefined) return [];
-      const entries = text.split(",").map((e) => e.trim());
-      for (const entry of entries) {
-        if (parseHostEntry(entry)) continue;
-        ctx.addIssue({
-          code: "custom",
-          message: `"${entry.slice(0, 100)}" is not a host name, IP address or [IPv6] with an optional :port, optionally after https:// (comma-separated)`,
-        });
+export const EnvSchema = z
+  .object({
+    DATABASE_URL: postgresUrl.optional(),
+    // A non-loopback address only once people sign in (FAULTLINE_AUTH, checked below).
+    HOST: z.string().default("127.0.0.1"),
+    PORT: z.coerce
+      .number({ message: "must be a port number" })
+      .int("must be a whole number")
+      .min(1, "must be 1-65535")
+      .max(65535, "must be 1-65535")
+      .default(3000),
+    // The Host names the server answers to (DNS rebinding); unset: the bound address, localhost, 127.0.0.1 and [::1].
+    // "https://name" for a name served through a TLS proxy: its pages' Origin is https.
+    FAULTLINE_ALLOWED_HOSTS: z
+      .string()
+      .optional()
+      .transform((text, ctx) => {
+        if (text === undefined) return [];
+        const entries = text.split(",").map((e) => e.trim());
+        for (const entry of entries) {
+          if (parseHostEntry(entry)) continue;
+          ctx.addIssue({
+            code: "custom",
+            message: `"${entry.slice(0, 100)}" is not a host name, IP address or [IPv6] with an optional :port, optionally after https:// (comma-separated)`,
+          });
+          return z.NEVER;
+        }
+        return entries;
+      }),
+    // Bearer tokens of the machine routes: Alertmanager's webhook and Prometheus's scrape of /metrics.
+    FAULTLINE_WEBHOOK_TOKEN: machineToken.optional(),
+    FAULTLINE_METRICS_TOKEN: machineToken.optional(),
+    FAULTLINE_DATA_DIR: z.string().min(1, "must not be empty").default(".data"),
+    // Which clusters to watch (docs/clusters.md); unset means the built-in demo cluster.
+    FAULTLINE_CLUSTERS_FILE: z.string().min(1, "must be a path to a clusters YAML file").optional(),
+    FAULTLINE_POLL_SECONDS: z.coerce.number({ message: "must be a number" }).min(1, "must be 1-60").max(60, "must be 1-60").default(2),
+    // The built-in simulated cluster; the default while no real cluster is configured.
+    FAULTLINE_DEMO: z.enum(["on", "off"]).default("on"),
+    FAULTLINE_DEMO_NODES: z.coerce
+      .number({ message: "must be a number" })
+      .int("must be a whole number")
+      .min(1, "must be 1-5000")
+      .max(5000, "must be 1-5000")
+      .default(3),
+    // Debian's Prometheus scraping the demo cluster's metrics, when /usr/bin/prometheus is installed.
+    FAULTLINE_DEMO_PROMETHEUS: z.enum(["on", "off"]).default("on"),
+    FAULTLINE_DEMO_INTERVAL_SECONDS: z.coerce.number({ message: "must be a number" }).min(1, "must be 1-3600").max(3600, "must be 1-3600").default(30),
+    // How often the demo API server sends a watch bookmark; a real one: about once a minute.
+    FAULTLINE_DEMO_BOOKMARK_SECONDS: z.coerce
+      .number({ message: "must be a number" })
+      .int("must be whole seconds")
+      .min(1, "must be 1-300")
+      .max(300, "must be 1-300")
+      .default(60),
+    // When incidents open, group, resolve and reopen (docs/incidents.md): a JSON object of the fields to change.
+    FAULTLINE_INCIDENT_RULES: z
+      .string()
+      .default("{}")
+      .transform((text, ctx) => {
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch {
+          ctx.addIssue({ code: "custom", message: 'must be a JSON object such as {"openAfterObservations":3}' });
+          return z.NEVER;
+        }
+        const parsed = IncidentRulesConfig.safeParse(value);
+        if (parsed.success) return parsed.data;
+        const issue = parsed.error.issues[0];
+        ctx.addIssue({ code: "custom", message: `${issue.path.join(".") || "value"}: ${issue.message}` });
         return z.NEVER;
-      }
-      return entries;
-    }),
-  // Bearer tokens of the machine routes: Alertmanager's webhook and Prometheus's scrape of /metrics.
-  FAULTLINE_WEBHOOK_TOKEN: machineToken.optional(),
-  FAULTLINE_METRICS_TOKEN: machineToken.optional(),
-  FAULTLINE_DATA_DIR: z.string().min(1, "must not be empty").default(".data"),
-  // Which clusters to watch (docs/clusters.md); unset means the built-in demo cluster.
-  FAULTLINE_CLUSTERS_FILE: z.string().min(1, "must be a path to a clusters YAML file").optional(),
-  FAULTLINE_POLL_SECONDS: z.coerce.number({ message: "must be a number" }).min(1, "must be 1-60").max(60, "must be 1-60").default(2),
-  // The built-in simulated cluster; the default while no real cluster is configured.
-  FAULTLINE_DEMO: z.enum(["on", "off"]).default("on"),
-  FAULTLINE_DEMO_NODES: z.coerce
-    .number({ message: "must be a number" })
-    .int("must be a whole number")
-    .min(1, "must be 1-5000")
-    .max(5000, "must be 1-5000")
-    .default(3),
-  // Debian's Prometheus scraping the demo cluster's metrics, when /usr/bin/prometheus is installed.
-  FAULTLINE_DEMO_PROMETHEUS: z.enum(["on", "off"]).default("on"),
-  FAULTLINE_DEMO_INTERVAL_SECONDS: z.coerce.number({ message: "must be a number" }).min(1, "must be 1-3600").max(3600, "must be 1-3600").default(30),
-  // How often the demo API server sends a watch bookmark; a real one: about once a minute.
-  FAULTLINE_DEMO_BOOKMARK_SECONDS: z.coerce
-    .number({ message: "must be a number" })
-    .int("must be whole seconds")
-    .min(1, "must be 1-300")
-    .max(300, "must be 1-300")
-    .default(60),
-  // When incidents open, group, resolve and reopen (docs/incidents.md): a JSON object of the fields to change.
-  FAULTLINE_INCIDENT_RULES: z
-    .string()
-    .default("{}")
-    .transform((text, ctx) => {
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        ctx.addIssue({ code: "custom", message: 'must be a JSON object such as {"openAfterObservations":3}' });
-        return z.NEVER;
-      }
-      const parsed = IncidentRulesConfig.safeParse(value);
-      if (parsed.success) return parsed.data;
-      const issue = parsed.error.issues[0];
-      ctx.addIssue({ code: "custom", message: `${issue.path.join(".") || "value"}: ${issue.message}` });
-      return z.NEVER;
-    }),
-});
+      }),
+    ...authVars,
+  })
+  .superRefine((env, ctx) => checkAuthVars(env, isLoopbackHost, ctx));
 export type Env = z.infer<typeof EnvSchema>;
 
 export class EnvError extends Error {}

@@ -82,6 +82,10 @@ async function main(): Promise<void> {
     if (code === "EADDRINUSE") fail(`port ${env.PORT} on ${env.HOST} is already in use; stop the other server or set PORT`);
     throw error;
   }
+  // Before the edge and Next.js: the socket's address in a header no client can set (lib/auth/peer.ts).
+  const { stampPeer } = await import("../lib/auth/peer");
+  running.server.prependListener("request", stampPeer);
+  running.server.prependListener("checkContinue", stampPeer);
   const shown = env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST;
   console.log(`[faultline] ready on http://${shown}:${env.PORT} (${((Date.now() - began) / 1000).toFixed(1)} s)`);
 

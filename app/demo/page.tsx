@@ -1,3 +1,4 @@
+import { pageAccess } from "@/lib/auth/page";
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { ApiServerSwitch } from "@/components/demo/api-server-switch";
@@ -8,6 +9,7 @@ import { loadDemoPage } from "@/lib/views/demo";
 export const metadata: Metadata = { title: "Demo cluster" };
 
 export default async function DemoPage() {
+  await pageAccess("viewer");
   await connection();
   const demo = await loadDemoPage();
   if (!demo) {

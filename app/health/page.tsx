@@ -1,3 +1,4 @@
+import { pageAccess } from "@/lib/auth/page";
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { ClusterHealthView } from "@/components/health/cluster-health-view";
@@ -6,6 +7,7 @@ import { loadHealthPage } from "@/lib/views/health";
 export const metadata: Metadata = { title: "Live health" };
 
 export default async function HealthPage() {
+  await pageAccess("viewer");
   await connection();
   const { clusters, links, pollSeconds } = loadHealthPage();
   return (

@@ -3,4 +3,8 @@ import { renderMetrics } from "@/lib/metrics";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route({ run: renderMetrics, reply: (m) => text(m.text, m.contentType) });
+export const GET = route({
+  role: "machine",
+  run: renderMetrics,
+  reply: (m) => text(m.text, m.contentType),
+});

@@ -1,11 +1,13 @@
 "use client";
 
 import { useState } from "react";
+import { useCan } from "@/components/viewer";
 
 /** Takes the simulated API server down or back up, to rehearse a source outage. */
 export function ApiServerSwitch({ initiallyUp }: { initiallyUp: boolean }) {
   const [up, setUp] = useState(initiallyUp);
   const [busy, setBusy] = useState(false);
+  const canControl = useCan("admin");
   async function flip() {
     setBusy(true);
     const response = await fetch("/api/v1/demo/api-server", {
@@ -19,9 +21,11 @@ export function ApiServerSwitch({ initiallyUp }: { initiallyUp: boolean }) {
   return (
     <p className="panel" data-testid="api-server-switch">
       Simulated API server and endpoints: <strong>{up ? "up" : "down"}</strong>{" "}
-      <button type="button" className="button" onClick={flip} disabled={busy}>
-        {up ? "Take it down" : "Bring it back"}
-      </button>
+      {canControl ? (
+        <button type="button" className="button" onClick={flip} disabled={busy}>
+          {up ? "Take it down" : "Bring it back"}
+        </button>
+      ) : null}
     </p>
   );
 }

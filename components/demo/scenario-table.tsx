@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
+import { useCan } from "@/components/viewer";
 
 export interface ScenarioRow {
   id: string;
@@ -24,6 +25,8 @@ export interface ScenarioRow {
 export function ScenarioTable({ rows, nodes, refreshSeconds }: { rows: ScenarioRow[]; nodes: string[]; refreshSeconds: number }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
+  // Injecting and clearing are an admin's; others see what is in force.
+  const canControl = useCan("admin");
   const [error, setError] = useState<string | null>(null);
   const [choice, setChoice] = useState<Record<string, { node?: string; variant?: string }>>({});
 
@@ -66,9 +69,11 @@ export function ScenarioTable({ rows, nodes, refreshSeconds }: { rows: ScenarioR
             <span key={row.id} className="chip">
               {row.title}
               {row.node ? ` (${row.node})` : ""}{" "}
-              <button type="button" className="linklike" onClick={() => change(row, false)} aria-label={`Clear ${row.title}`}>
-                ✕ clear
-              </button>
+              {canControl ? (
+                <button type="button" className="linklike" onClick={() => change(row, false)} aria-label={`Clear ${row.title}`}>
+                  ✕ clear
+                </button>
+              ) : null}
             </span>
           ))
         )}
@@ -97,48 +102,52 @@ export function ScenarioTable({ rows, nodes, refreshSeconds }: { rows: ScenarioR
                       </span>
                     </td>
                     <td className="controls">
-                      {row.perNode ? (
-                        <select
-                          aria-label={`Node for ${row.title}`}
-                          value={choice[row.id]?.node ?? row.node ?? nodes[Math.min(1, nodes.length - 1)]}
-                          disabled={row.active}
-                          onChange={(e) => setChoice({ ...choice, [row.id]: { ...choice[row.id], node: e.target.value } })}
-                        >
-                          {nodes.map((n) => (
-                            <option key={n} value={n}>
-                              {n}
-                            </option>
-                          ))}
-                        </select>
+                      {canControl ? (
+                        <>
+                          {row.perNode ? (
+                            <select
+                              aria-label={`Node for ${row.title}`}
+                              value={choice[row.id]?.node ?? row.node ?? nodes[Math.min(1, nodes.length - 1)]}
+                              disabled={row.active}
+                              onChange={(e) => setChoice({ ...choice, [row.id]: { ...choice[row.id], node: e.target.value } })}
+                            >
+                              {nodes.map((n) => (
+                                <option key={n} value={n}>
+                                  {n}
+                                </option>
+                              ))}
+                            </select>
+                          ) : null}
+                          {row.variants.length > 0 ? (
+                            <select
+                              aria-label={`Variant of ${row.title}`}
+                              value={choice[row.id]?.variant ?? row.variant ?? row.variants[0]}
+                              disabled={row.active}
+                              onChange={(e) => setChoice({ ...choice, [row.id]: { ...choice[row.id], variant: e.target.value } })}
+                            >
+                              {row.variants.map((v) => (
+                                <option key={v} value={v}>
+                                  {v}
+                                </option>
+                              ))}
+                            </select>
+                          ) : null}
+                          {row.active ? (
+                            <button type="button" className="button" onClick={() => change(row, false)} disabled={pending}>
+                              Clear
+                            </button>
+                          ) : row.oneShot ? (
+                            <button type="button" className="button button-primary" onClick={() => change(row, true)} disabled={pending}>
+                              Do it now
+                            </button>
+                          ) : (
+                            <button type="button" className="button button-primary" onClick={() => change(row, true)} disabled={pending}>
+                              Inject
+                            </button>
+                          )}
+                          {row.active ? <span className="badge badge-red">ON{row.node ? ` · ${row.node}` : ""}</span> : null}
+                        </>
                       ) : null}
-                      {row.variants.length > 0 ? (
-                        <select
-                          aria-label={`Variant of ${row.title}`}
-                          value={choice[row.id]?.variant ?? row.variant ?? row.variants[0]}
-                          disabled={row.active}
-                          onChange={(e) => setChoice({ ...choice, [row.id]: { ...choice[row.id], variant: e.target.value } })}
-                        >
-                          {row.variants.map((v) => (
-                            <option key={v} value={v}>
-                              {v}
-                            </option>
-                          ))}
-                        </select>
-                      ) : null}
-                      {row.active ? (
-                        <button type="button" className="button" onClick={() => change(row, false)} disabled={pending}>
-                          Clear
-                        </button>
-                      ) : row.oneShot ? (
-                        <button type="button" className="button button-primary" onClick={() => change(row, true)} disabled={pending}>
-                          Do it now
-                        </button>
-                      ) : (
-                        <button type="button" className="button button-primary" onClick={() => change(row, true)} disabled={pending}>
-                          Inject
-                        </button>
-                      )}
-                      {row.active ? <span className="badge badge-red">ON{row.node ? ` · ${row.node}` : ""}</span> : null}
                     </td>
                   </tr>
                 ))}

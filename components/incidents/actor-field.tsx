@@ -1,26 +1,13 @@
 "use client";
 
-import { useId } from "react";
-import { FieldError } from "./field-error";
-import { useActor } from "./use-actor";
+import { useViewer } from "@/components/viewer";
 
-/** "Your name": recorded as the actor of every action; kept in this browser. */
-export function ActorField({ errors }: { errors?: string[] }) {
-  const [actor, setActor] = useActor();
-  const id = useId();
+/** Who acts: the signed-in person, recorded as the actor of every action (the server takes it from the sign-in). */
+export function ActorField() {
+  const viewer = useViewer();
   return (
-    <div className="field actor-field">
-      <label htmlFor={id}>Your name (recorded on the timeline)</label>
-      <input
-        id={id}
-        name="actor"
-        autoComplete="name"
-        value={actor}
-        onChange={(e) => setActor(e.target.value)}
-        placeholder="e.g. alex"
-        aria-invalid={errors?.length ? true : undefined}
-      />
-      <FieldError errors={errors} />
-    </div>
+    <p className="field actor-field" data-testid="acting-as">
+      Acting as <strong>{viewer?.user ?? "nobody"}</strong> <span className="muted">({viewer?.role ?? "no role"}; recorded on the timeline)</span>
+    </p>
   );
 }

@@ -5,7 +5,7 @@ import { useId, useRef, useState } from "react";
 import { ActorField } from "./actor-field";
 import { ApiError, postJson } from "@/components/queries/http";
 import { FieldError } from "./field-error";
-import { useActor } from "./use-actor";
+import { useCan } from "@/components/viewer";
 
 interface Props {
   id: number;
@@ -15,18 +15,18 @@ interface Props {
 /** Acknowledge, add a note, resolve: each posts, shows the server's refusal beside the fields, and keeps what was typed. */
 export function IncidentActions({ id, status }: Props) {
   const queryClient = useQueryClient();
-  const [actor] = useActor();
+  const canAct = useCan("responder");
   const [note, setNote] = useState("");
   const [resolution, setResolution] = useState("");
   // One key per note being written: a retry after a lost answer adds it once.
   const noteKey = useRef<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["incidents"] });
 
-  const acknowledge = useMutation({ mutationFn: () => postJson(`/api/v1/incidents/${id}/acknowledge`, { actor }), onSuccess: refresh });
+  const acknowledge = useMutation({ mutationFn: () => postJson(`/api/v1/incidents/${id}/acknowledge`, {}), onSuccess: refresh });
   const addNote = useMutation({
     mutationFn: () => {
       noteKey.current ??= newKey();
-      return postJson(`/api/v1/incidents/${id}/notes`, { actor, text: note }, { "Idempotency-Key": noteKey.current });
+      return postJson(`/api/v1/incidents/${id}/notes`, { text: note }, { "Idempotency-Key": noteKey.current });
     },
     onSuccess: () => {
       noteKey.current = null;
@@ -35,18 +35,23 @@ export function IncidentActions({ id, status }: Props) {
     },
   });
   const resolve = useMutation({
-    mutationFn: () => postJson(`/api/v1/incidents/${id}/resolve`, { actor, ...(resolution.trim() ? { resolution } : {}) }),
+    mutationFn: () => postJson(`/api/v1/incidents/${id}/resolve`, resolution.trim() ? { resolution } : {}),
     onSuccess: () => {
       setResolution("");
       return refresh();
     },
   });
-  const actorErrors = [acknowledge, addNote, resolve].flatMap((m) => (m.error instanceof ApiError ? (m.error.fields.actor ?? []) : []));
   const noteId = useId();
   const resolutionId = useId();
+  if (!canAct)
+    return (
+      <p className="muted" data-testid="incident-actions-readonly">
+        Acknowledging, notes and resolving need the responder role.
+      </p>
+    );
   return (
     <div className="incident-actions" data-testid="incident-actions">
-      <ActorField errors={actorErrors.length ? [...new Set(actorErrors)] : undefined} />
+      <ActorField />
 
       <div className="action">
         <button type="button" className="button button-primary" disabled={status !== "open" || acknowledge.isPending} onClick={() => acknowledge.mutate()}>

@@ -5,11 +5,10 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
-import { ApiError, postJson } from "@/components/queries/http";
-import { FieldError } from "./field-error";
+import { postJson } from "@/components/queries/http";
 import { utc } from "@/components/ui/time";
 import type { SessionView } from "./types";
-import { useActor } from "./use-actor";
+import { useCan } from "@/components/viewer";
 
 export const incidentRunbookHref = (runbookId: string, incidentId: number, sessionId: number) =>
   `/runbooks/${runbookId}?incident=${incidentId}&session=${sessionId}`;
@@ -27,38 +26,38 @@ interface Props {
 /** Runbooks walked for this incident with their recorded paths, and "Start runbook". */
 export function RunbookSessions({ incidentId, sessions, runbooks, titles, outcomes }: Props) {
   const router = useRouter();
-  const [actor] = useActor();
+  const canStart = useCan("responder");
   const [choice, setChoice] = useState(runbooks[0]?.id ?? "");
   const start = useMutation({
-    mutationFn: () =>
-      postJson<{ session: SessionView }>(`/api/v1/incidents/${incidentId}/runbook-sessions`, { actor, ...(choice ? { runbookId: choice } : {}) }),
+    mutationFn: () => postJson<{ session: SessionView }>(`/api/v1/incidents/${incidentId}/runbook-sessions`, choice ? { runbookId: choice } : {}),
     onSuccess: ({ session }) => router.push(incidentRunbookHref(session.runbookId, incidentId, session.id)),
   });
   return (
     <>
-      <div className="start-runbook">
-        {runbooks.length > 1 ? (
-          <select aria-label="Runbook to start" value={choice} onChange={(e) => setChoice(e.target.value)}>
-            {runbooks.map((r, i) => (
-              <option key={r.id} value={r.id}>
-                {r.title}
-                {i === 0 ? " (best match)" : ""}
-              </option>
-            ))}
-          </select>
-        ) : runbooks.length === 1 ? (
-          <span>{runbooks[0].title}</span>
-        ) : null}
-        <button type="button" className="button button-primary" disabled={start.isPending || start.isSuccess} onClick={() => start.mutate()}>
-          {start.isPending || start.isSuccess ? "Starting…" : "▶ Start runbook"}
-        </button>
-        {start.error ? (
-          <p className="field-error" role="alert">
-            Not started: {start.error.message}
-          </p>
-        ) : null}
-        {start.error instanceof ApiError && start.error.fields.actor ? <FieldError errors={start.error.fields.actor.map((m) => `your name ${m}`)} /> : null}
-      </div>
+      {canStart ? (
+        <div className="start-runbook">
+          {runbooks.length > 1 ? (
+            <select aria-label="Runbook to start" value={choice} onChange={(e) => setChoice(e.target.value)}>
+              {runbooks.map((r, i) => (
+                <option key={r.id} value={r.id}>
+                  {r.title}
+                  {i === 0 ? " (best match)" : ""}
+                </option>
+              ))}
+            </select>
+          ) : runbooks.length === 1 ? (
+            <span>{runbooks[0].title}</span>
+          ) : null}
+          <button type="button" className="button button-primary" disabled={start.isPending || start.isSuccess} onClick={() => start.mutate()}>
+            {start.isPending || start.isSuccess ? "Starting…" : "▶ Start runbook"}
+          </button>
+          {start.error ? (
+            <p className="field-error" role="alert">
+              Not started: {start.error.message}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
       {sessions.length === 0 ? <p className="muted">No runbook walked yet. Each answer is recorded here and in the postmortem.</p> : null}
       {sessions.map((s) => (
         <div key={s.id} className="session" data-testid="session" data-session={s.id}>

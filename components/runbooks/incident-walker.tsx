@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useCallback, useState } from "react";
 import { postJson } from "@/components/queries/http";
-import { useActor } from "@/components/incidents/use-actor";
+import { useCan } from "@/components/viewer";
 import { ActorField } from "@/components/incidents/actor-field";
 import { useLive } from "@/components/live/use-live";
 import { clusterHealthQuery, type LiveClusterHealth } from "@/components/queries/health";
@@ -21,7 +21,7 @@ const liveSignals = (health: LiveClusterHealth): LiveSignal[] =>
 
 /** Guided mode tied to an incident: live signals pre-answer questions, and each answer is recorded before the walk moves on. */
 export function IncidentRunbookWalker({ session, ...walker }: WalkerProps & { session: IncidentSessionInfo }) {
-  const [actor] = useActor();
+  const canAnswer = useCan("responder");
   const [finished, setFinished] = useState(session.finished);
   const pushed = useLive(session.monitored ? [{ kind: "health", cluster: session.cluster }] : []);
   const live = useQuery({
@@ -37,7 +37,6 @@ export function IncidentRunbookWalker({ session, ...walker }: WalkerProps & { se
       const result = await postJson<{ session: { path: string[]; finishedAt: string | null } }>(
         `/api/v1/incidents/${session.incidentId}/runbook-sessions/${session.sessionId}/steps`,
         {
-          actor,
           node,
           ...(answer ? { answer } : {}),
           ...(note?.trim() ? { note } : {}),
@@ -46,12 +45,13 @@ export function IncidentRunbookWalker({ session, ...walker }: WalkerProps & { se
       if (result.session.finishedAt) setFinished(true);
       return result.session.path;
     },
-    [actor, session.incidentId, session.sessionId],
+    [session.incidentId, session.sessionId],
   );
   const incident: IncidentWalk = {
     signals: live.data ?? session.signals,
     record,
-    finished,
+    // A viewer reads the walk; answering is a responder's.
+    finished: finished || !canAnswer,
     incidentHref,
     liveError: live.isError ? live.error.message : undefined,
   };
@@ -69,7 +69,7 @@ export function IncidentRunbookWalker({ session, ...walker }: WalkerProps & { se
           . Every answer is recorded on its timeline with what live data showed.
           {finished ? <strong> This walk is finished.</strong> : null}
         </div>
-        {finished ? null : <ActorField />}
+        {finished ? null : canAnswer ? <ActorField /> : <p className="muted">Answering needs the responder role.</p>}
       </div>
       <RunbookWalker {...walker} incident={incident} />
     </>

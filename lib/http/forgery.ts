@@ -1,3 +1,5 @@
+import { parseHostEntry, type Scheme } from "@/lib/host-entry";
+
 // The rules that keep another site from acting through a signed-in (or merely local) browser: a Host the server
 // answers to (DNS rebinding), and for every state-changing request a JSON body type (no form or text/plain
 // post, which a page can send without asking) from the server's own origin.
@@ -6,21 +8,9 @@ export const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export type Problem = { status: number; error: string } | null;
 
-export type Scheme = "http" | "https";
-
-/**
- * A host entry ("name", "name:port", "[v6]", "[v6]:port", "::1", each optionally after "https://" or "http://")
- * as scheme, name and port; null when it is none of these. The scheme is the one browsers see (a TLS proxy).
- */
-export function parseHostEntry(entry: string): { scheme?: Scheme; name: string; port?: number } | null {
-  const scheme = /^(https?):\/\//i.exec(entry.trim())?.[1].toLowerCase() as Scheme | undefined;
-  const rest = scheme ? entry.trim().slice(scheme.length + 3) : entry.trim();
-  const m = /^(?:\[([0-9a-f:.]+)\]|([0-9a-f]*:[0-9a-f:.]+)|([a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?))(?::(\d{1,5}))?$/i.exec(rest);
-  if (!m || (m[2] && m[4])) return null;
-  const port = m[4] === undefined ? undefined : Number(m[4]);
-  if (port !== undefined && (port < 1 || port > 65535)) return null;
-  return { scheme, name: (m[1] ?? m[2] ?? m[3]).toLowerCase(), port };
-}
+// parseHostEntry lives in lib/host-entry.ts: lib/env.ts reads FAULTLINE_ALLOWED_HOSTS with it, and lib/http
+// imports lib/auth, which imports lib/env.ts; outside lib/http, no folder cycle forms.
+export { parseHostEntry, type Scheme };
 
 /** `name` as a Host header carries it on `port`: brackets around IPv6. */
 export function hostHeader(name: string, port: number): string {

@@ -31,7 +31,8 @@ describe("every route handler", () => {
 
   it("lib/http imports no domain folder, so no lib folder can be in a cycle through it", () => {
     const dir = path.join(root, "lib/http");
-    const allowed = /^(node:|next\b|zod$|\.\/|@\/lib\/(errors|metrics|text\/))/;
+    // lib/auth: the role check and audit of every route; it imports no folder that imports lib/http.
+    const allowed = /^(node:|next\b|zod$|\.\/|@\/lib\/(errors|metrics|host-entry|text\/|auth\/))/;
     for (const name of readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))) {
       const imports = [...readFileSync(path.join(dir, name), "utf8").matchAll(/^import[^"]*"([^"]+)"/gm)].map((m) => m[1]);
       for (const target of imports) expect(target, `lib/http/${name}`).toMatch(allowed);
@@ -49,7 +50,7 @@ describe("route()", () => {
 
   it("refuses bad params and query together, before reading the body or calling the domain", async () => {
     const run = vi.fn();
-    const handler = route({ params: Params, query: Query, body: z.object({ x: z.number() }), run });
+    const handler = route({ role: "public", params: Params, query: Query, body: z.object({ x: z.number() }), run });
     const res = await handler(post("/things/x?format=c&colour=red", "{not json"), params({ id: "x" }));
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
@@ -62,6 +63,7 @@ describe("route()", () => {
   it("hands the parsed input to the one call and answers its result", async () => {
     const run = vi.fn(({ params, query, headers, body }) => ({ params, query, headers, body }));
     const handler = route({
+      role: "public",
       params: Params,
       query: Query,
       headers: z.object({ "Idempotency-Key": z.string().max(5, "must be 1-5 characters").optional() }),
@@ -80,7 +82,7 @@ describe("route()", () => {
   });
 
   it("maps what the domain refuses, and lets a fault through to Next's 500", async () => {
-    const refuse = (error: Error) => route({ run: () => Promise.reject(error) });
+    const refuse = (error: Error) => route({ role: "public", run: () => Promise.reject(error) });
     const missing = await refuse(new NotFound("no thing 7", { extra: { id: 7 } }))(post("/things/7", ""));
     expect([missing.status, await missing.json()]).toEqual([404, { error: "no thing 7", id: 7 }]);
     const clash = await refuse(new Conflict("already done"))(post("/things/7", ""));
@@ -92,10 +94,10 @@ describe("route()", () => {
 
   it("bounds a body: 413 past the route's limit, or the route's own refusal past its own rule", async () => {
     const run = vi.fn();
-    const small = await route({ body: z.unknown(), bodyLimit: 16, run })(post("/x", JSON.stringify({ a: "x".repeat(100) })));
+    const small = await route({ role: "public", body: z.unknown(), bodyLimit: 16, run })(post("/x", JSON.stringify({ a: "x".repeat(100) })));
     expect([small.status, await small.json()]).toEqual([413, { error: "request body larger than 16 bytes" }]);
     const overLimit = (size: { bytes: number }) => new Unavailable(`over by ${size.bytes - 16}`, { retryAfterSeconds: 30, extra: { retry: true } });
-    const raw = route({ rawBody: { limit: 16, overLimit }, run: ({ body }) => ({ body }) });
+    const raw = route({ role: "public", rawBody: { limit: 16, overLimit }, run: ({ body }) => ({ body }) });
     const over = await raw(post("/x", "[1,2,3,4,5,6,7,8,9]"));
     expect([over.status, over.headers.get("retry-after"), await over.json()]).toEqual([503, "30", { error: "over by 3", retry: true }]);
     expect(await (await raw(post("/x", '"\\u0000"'))).json()).toEqual({ body: "\u0000" });

@@ -1,5 +1,8 @@
 import { NextResponse } from "next/server";
 import type { z } from "zod";
+import { guard } from "@/lib/auth/gate";
+import type { Principal } from "@/lib/auth/identify";
+import type { Need } from "@/lib/auth/roles";
 import { fieldErrors, Invalid, type FieldErrors } from "@/lib/errors";
 import type { BodyRule } from "./body-limit";
 import { errorReply } from "./error-reply";
@@ -14,6 +17,8 @@ export interface Input<P, Q, H, B> {
   query: Q;
   headers: H;
   body: B;
+  /** The signed-in person (undefined on public and machine routes): the actor of what the route does. */
+  who: Principal | undefined;
 }
 
 export interface ReplyInit {
@@ -22,6 +27,12 @@ export interface ReplyInit {
 }
 
 export interface Endpoint<P, Q, H, B, R> {
+  /** Who may call it (lib/auth/roles.ts), checked before anything else is read. */
+  role: Need;
+  /** What a state-changing call does, for the audit log (incident.acknowledge). */
+  action?: string;
+  /** The object it acts on, named by one of its params: { type: "incident", param: "id" }. */
+  object?: { type: string; param: string };
   /** The route's dynamic segments, as an object ({ id: "12" }). */
   params?: z.ZodType<P>;
   /** The search parameters as an object (a repeated one keeps its last value)... */
@@ -54,14 +65,37 @@ export function isEdgeHandler(fn: unknown): boolean {
 /** A route handler (export const GET = route({ ... })). */
 export function route<P = undefined, Q = undefined, H = undefined, B = undefined, R = unknown>(endpoint: Endpoint<P, Q, H, B, R>): Handler {
   const handler: Handler = async (request, context) => {
-    try {
-      const input = await parseInput(request, context, endpoint);
-      const result = await endpoint.run(input);
-      const { reply } = endpoint;
-      return typeof reply === "function" ? reply(result) : NextResponse.json(result, reply);
-    } catch (error) {
-      return errorResponse(error);
-    }
+    const raw = ((await context?.params) ?? {}) as Record<string, string | string[] | undefined>;
+    const pathname = new URL(request.url).pathname;
+    const objectId = endpoint.object && raw[endpoint.object.param];
+    const guarded = {
+      need: endpoint.role,
+      method: request.method,
+      route: patternOf(pathname, raw),
+      action: endpoint.action,
+      object: endpoint.object && typeof objectId === "string" ? { type: endpoint.object.type, id: objectId } : undefined,
+    };
+    return guard(request, guarded, async (who) => {
+      try {
+        const input = await parseInput(request, context, endpoint, who);
+        const result = await endpoint.run(input);
+        const { reply } = endpoint;
+        return typeof reply === "function" ? reply(result) : NextResponse.json(result, reply);
+      } catch (error) {
+        return errorResponse(error);
+      }
+    });
+  };
+  handlers.add(handler);
+  return handler;
+}
+
+/** A handler that answers by itself (an event stream), behind the same role check as route(). */
+export function guarded(role: Need, answer: (request: Request, context?: RouteContext) => Promise<Response>): Handler {
+  const handler: Handler = async (request, context) => {
+    const raw = ((await context?.params) ?? {}) as Record<string, string | string[] | undefined>;
+    const where = { need: role, method: request.method, route: patternOf(new URL(request.url).pathname, raw) };
+    return guard(request, where, () => answer(request, context).catch(errorResponse));
   };
   handlers.add(handler);
   return handler;
@@ -74,7 +108,34 @@ export function errorResponse(error: unknown): NextResponse {
   return NextResponse.json(reply.body, { status: reply.status, headers: reply.headers });
 }
 
-async function parseInput<P, Q, H, B, R>(request: Request, context: RouteContext | undefined, e: Endpoint<P, Q, H, B, R>): Promise<Input<P, Q, H, B>> {
+/** The route pattern of a path, its params' values put back as [name] (left to right, one segment each). */
+export function patternOf(pathname: string, params: Record<string, string | string[] | undefined>): string {
+  const segments = pathname.split("/");
+  let from = 1;
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value !== "string") continue;
+    const at = segments.findIndex((seg, i) => i >= from && safeDecode(seg) === value);
+    if (at < 0) continue;
+    segments[at] = `[${name}]`;
+    from = at + 1;
+  }
+  return segments.join("/");
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+async function parseInput<P, Q, H, B, R>(
+  request: Request,
+  context: RouteContext | undefined,
+  e: Endpoint<P, Q, H, B, R>,
+  who: Principal | undefined,
+): Promise<Input<P, Q, H, B>> {
   // Params and query are refused together, before the body is read.
   const url = new URL(request.url);
   const params = e.params?.safeParse((await context?.params) ?? {});
@@ -88,7 +149,7 @@ async function parseInput<P, Q, H, B, R>(request: Request, context: RouteContext
   let body: unknown = undefined;
   if (e.rawBody) body = await readRawJson(request, e.rawBody);
   else if (e.body) body = parse(e.body, await readJson(request, e.bodyLimit ?? BODY_LIMIT));
-  return { params: params?.data as P, query: query?.data as Q, headers: headers as H, body: body as B };
+  return { params: params?.data as P, query: query?.data as Q, headers: headers as H, body: body as B, who };
 }
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {

@@ -56,7 +56,8 @@ describe("hostile request bodies", () => {
     warn.mockRestore();
     const detail = await (await getRoute(new NextRequest(`http://127.0.0.1:3000/api/v1/incidents/${id}`), params({ id }))).json();
     const stored = detail.timeline.find((e: { kind: string }) => e.kind === "note");
-    expect(stored).toMatchObject({ actor: "ana\uFFFD", summary: "bao says \uFFFD then \uFFFD then \uFFFD end" });
+    // The body's actor is ignored: the note is the signed-in person's ("local" without sign-in).
+    expect(stored).toMatchObject({ actor: "local", summary: "bao says \uFFFD then \uFFFD then \uFFFD end" });
   });
 
   it("refuses runbook-step evidence nested 3,000 deep with a 400 naming the bound", async () => {

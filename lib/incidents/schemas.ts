@@ -2,10 +2,10 @@ import { z } from "zod";
 import { cleanText } from "@/lib/text/outside-text";
 import { SEVERITIES, STATUSES } from "./queries";
 
-// Request shapes of the incidents API. There is no authentication yet, so `actor` is who the person says
-// they are; it is recorded on the timeline as given.
+// Request shapes of the incidents API. The actor of an action is the signed-in person (lib/auth): a body's
+// `actor`, which older clients send, is accepted and ignored, so nobody can act under another name.
 
-const Actor = z.string().trim().min(1, "must name who acts").max(100, "at most 100 characters");
+const Actor = z.string().max(1000).optional();
 // A comma-separated list; an error names the field (not "status.0") and the values it refused.
 const list = <T extends readonly [string, ...string[]]>(values: T) =>
   z.string().transform((s, ctx) => {

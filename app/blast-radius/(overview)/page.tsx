@@ -1,3 +1,4 @@
+import { pageAccess } from "@/lib/auth/page";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DependencyDiagram } from "@/components/blast-radius/dependency-diagram";
@@ -5,7 +6,8 @@ import { loadBlastRadiusOverview } from "@/lib/views/blast-radius";
 
 export const metadata: Metadata = { title: "Blast radius" };
 
-export default function BlastRadiusOverview() {
+export default async function BlastRadiusOverview() {
+  await pageAccess("viewer");
   const { svg, pageIds, components, backout } = loadBlastRadiusOverview();
   return (
     <>

@@ -1,3 +1,4 @@
+import { pageAccess } from "@/lib/auth/page";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -13,6 +14,7 @@ export function generateStaticParams() {
 }
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  await pageAccess("viewer");
   const page = getBlastRadiusPage((await params).component);
   return { title: page ? `Blast radius: ${page.title}` : "Blast radius not found" };
 }
@@ -20,6 +22,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 // No loading.tsx for this route (nor one above it: the list's sits in the (overview) group): a loading state
 // starts the response with 200 before notFound() runs, and a mistyped link must answer 404.
 export default async function BlastRadiusComponentPage({ params }: { params: Params }) {
+  await pageAccess("viewer");
   const data = loadBlastRadiusPage((await params).component);
   if (!data) notFound();
   const { page, dependsOn: needs, neededBy, entryCount, kmsSummary, catalogTitles, runbookTitles } = data;

@@ -1,3 +1,4 @@
+import { pageAccess } from "@/lib/auth/page";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CatalogTable } from "@/components/catalog/catalog-table";
@@ -8,6 +9,7 @@ export const metadata: Metadata = { title: "Failure-mode catalog" };
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function CatalogPage({ searchParams }: { searchParams: SearchParams }) {
+  await pageAccess("viewer");
   const { search, errors, initial, entries, components } = loadCatalogPage(await searchParams);
   return (
     <>

@@ -1,3 +1,4 @@
+import { pageAccess } from "@/lib/auth/page";
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { Suspense } from "react";
@@ -13,6 +14,7 @@ export const metadata: Metadata = { title: "Incidents" };
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function IncidentsPage({ searchParams }: { searchParams: SearchParams }) {
+  await pageAccess("viewer");
   const { values, clusters, errors, search } = readIncidentFilters(await searchParams);
   return (
     <>

@@ -1,3 +1,4 @@
+import { pageAccess } from "@/lib/auth/page";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -10,6 +11,7 @@ import { incidentNumber, loadIncidentPage } from "@/lib/views/incident";
 type Params = Promise<{ id: string }>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  await pageAccess("viewer");
   const id = incidentNumber((await params).id);
   return { title: id ? `Incident #${id}` : "Incident not found" };
 }
@@ -17,6 +19,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 // No loading.tsx for this route (nor one above it: the list's sits in the (overview) group): a loading state
 // starts the response with 200 before notFound() runs, and a mistyped link must answer 404.
 export default async function IncidentPage({ params }: { params: Params }) {
+  await pageAccess("viewer");
   await connection();
   const data = await loadIncidentPage((await params).id);
   if (!data) notFound();

@@ -1,3 +1,4 @@
+import { pageAccess } from "@/lib/auth/page";
 import type { Metadata } from "next";
 import { RunbookList } from "@/components/runbooks/runbook-list";
 import { loadRunbookList } from "@/lib/views/runbooks";
@@ -7,6 +8,7 @@ export const metadata: Metadata = { title: "Runbooks" };
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function RunbooksPage({ searchParams }: { searchParams: SearchParams }) {
+  await pageAccess("viewer");
   const { initialQuery, components, runbooks } = loadRunbookList((await searchParams).q);
   return (
     <>

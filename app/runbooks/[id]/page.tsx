@@ -1,3 +1,4 @@
+import { pageAccess } from "@/lib/auth/page";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -11,6 +12,7 @@ type Params = Promise<{ id: string }>;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  await pageAccess("viewer");
   const runbook = getRunbook((await params).id);
   return { title: runbook ? `Runbook: ${runbook.title}` : "Runbook not found" };
 }
@@ -18,6 +20,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 // No loading.tsx for this route (nor one above it: the list's sits in the (overview) group): a loading state
 // starts the response with 200 before notFound() runs, and a mistyped link must answer 404.
 export default async function RunbookPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
+  await pageAccess("viewer");
   const data = await loadRunbookPage((await params).id, await searchParams);
   if (!data) notFound();
   const { walker, session } = data;

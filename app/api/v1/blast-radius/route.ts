@@ -1,4 +1,7 @@
 import { listBlastRadiusSummaries } from "@/lib/catalog/blast-radius-summaries";
 import { route } from "@/lib/http/route";
 
-export const GET = route({ run: listBlastRadiusSummaries });
+export const GET = route({
+  role: "viewer",
+  run: listBlastRadiusSummaries,
+});

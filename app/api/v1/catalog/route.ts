@@ -1,4 +1,5 @@
 import { CatalogSearch, searchCatalog } from "@/lib/catalog/search";
 import { route } from "@/lib/http/route";
 
-export const GET = route({ search: CatalogSearch, run: ({ query }) => searchCatalog(query) });
+export const GET = route({
+  role: "viewer", search: CatalogSearch, run: ({ query }) => searchCatalog(query) });

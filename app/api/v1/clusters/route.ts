@@ -3,4 +3,7 @@ import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route({ run: listClusters });
+export const GET = route({
+  role: "viewer",
+  run: listClusters,
+});

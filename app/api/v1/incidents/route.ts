@@ -7,6 +7,7 @@ export const dynamic = "force-dynamic";
 
 /** Incidents, open first; ?cluster=&status=open,acknowledged&severity=critical&limit= */
 export const GET = route({
+  role: "viewer",
   query: IncidentListQuery,
   run: async ({ query }) => {
     const incidents = await listIncidents(getDb(), query);

@@ -1,4 +1,7 @@
 import { route } from "@/lib/http/route";
 import { listRunbookSummaries } from "@/lib/catalog/runbook-summaries";
 
-export const GET = route({ run: listRunbookSummaries });
+export const GET = route({
+  role: "viewer",
+  run: listRunbookSummaries,
+});

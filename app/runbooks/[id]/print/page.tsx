@@ -1,3 +1,4 @@
+import { pageAccess } from "@/lib/auth/page";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -13,12 +14,14 @@ export function generateStaticParams() {
 }
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  await pageAccess("viewer");
   const runbook = getRunbook((await params).id);
   return { title: runbook ? `Print: ${runbook.title}` : "Runbook not found" };
 }
 
 /** Every step with its commands, in order from the start, for paper or a second screen. */
 export default async function RunbookPrintPage({ params }: { params: Params }) {
+  await pageAccess("viewer");
   const data = loadRunbookPrint((await params).id);
   if (!data) notFound();
   const { runbook, steps, labels, catalogTitles, runbookTitles } = data;

@@ -10,6 +10,7 @@ import { WEBHOOK_BODY } from "@/lib/incidents/webhook-body";
  * retry, and the retry adds nothing already recorded. ?cluster= names the cluster for alerts without a cluster label.
  */
 export const POST = route({
+  role: "machine",
   search: WebhookSearch,
   rawBody: WEBHOOK_BODY,
   run: ({ query, body }) => receiveDelivery(getDb(), body, query.cluster),

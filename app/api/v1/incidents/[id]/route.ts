@@ -7,6 +7,7 @@ export const dynamic = "force-dynamic";
 
 /** One incident: its fingerprints, timeline, suspects, runbook sessions, and what live data says now. */
 export const GET = route({
+  role: "viewer",
   params: IncidentParams,
   run: ({ params }) => getIncidentDetail(getDb(), params.id),
   reply: { headers: { "Cache-Control": "no-store" } },

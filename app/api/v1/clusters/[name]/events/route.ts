@@ -1,6 +1,6 @@
 import { eventStream } from "@/lib/http/sse";
 import { NotFound } from "@/lib/errors";
-import { errorResponse } from "@/lib/http/route";
+import { errorResponse, guarded } from "@/lib/http/route";
 import { onHealth } from "@/lib/live/bus";
 import { listMonitoredNames } from "@/lib/live/registry";
 
@@ -10,8 +10,8 @@ export const dynamic = "force-dynamic";
  * Server-Sent Events: "health" (a HealthPush of what changed, lib/live/health-push.ts) whenever this cluster's
  * health changes as a viewer would notice.
  */
-export async function GET(request: Request, { params }: { params: Promise<{ name: string }> }) {
-  const { name } = await params;
+export const GET = guarded("viewer", async (request, context) => {
+  const name = String((await context?.params)?.name);
   if (!listMonitoredNames().includes(name)) return errorResponse(new NotFound(`no cluster named "${name}"`, { extra: { name } }));
   return eventStream(request, (send) =>
     onHealth((push) => {
@@ -19,4 +19,4 @@ export async function GET(request: Request, { params }: { params: Promise<{ name
       send("health", push);
     }),
   );
-}
+});

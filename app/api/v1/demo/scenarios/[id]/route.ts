@@ -4,6 +4,9 @@ import { route } from "@/lib/http/route";
 
 const change = (on: boolean) =>
   route({
+    role: "admin",
+    action: on ? "demo.scenario.inject" : "demo.scenario.clear",
+    object: { type: "scenario", param: "id" },
     params: ScenarioParams,
     body: ScenarioChange,
     bodyLimit: DEMO_BODY_LIMIT,

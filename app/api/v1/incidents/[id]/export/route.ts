@@ -7,6 +7,7 @@ export const dynamic = "force-dynamic";
 
 /** The postmortem: ?format=markdown (default) or json, as a download. */
 export const GET = route({
+  role: "viewer",
   params: IncidentParams,
   query: ExportQuery,
   run: ({ params, query }) => exportPostmortem(getDb(), params.id, query.format),
