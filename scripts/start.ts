@@ -76,6 +76,7 @@ async function main(): Promise<void> {
       allowedHosts: env.FAULTLINE_ALLOWED_HOSTS,
       tokens: { webhook: env.FAULTLINE_WEBHOOK_TOKEN, metrics: env.FAULTLINE_METRICS_TOKEN },
       styleHashes: svgStyleHashes(RENDER_DIR),
+      signInOn: env.FAULTLINE_AUTH !== "none",
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -205,6 +205,16 @@ describe("machine tokens", () => {
     expect((await send(edge, "GET", "/metrics")).status).toBe(200);
   });
 
+  it("with sign-in on, the machine routes need a token even when none is configured: they refuse everyone rather than fall open", () => {
+    const security = { hosts: allowedHosts("127.0.0.1", 3000), machines: machineRoutes({}), signInOn: () => true };
+    const host = { host: "127.0.0.1:3000" };
+    expect(guard("GET", "/metrics", host, false, security)?.status).toBe(401);
+    expect(guard("POST", WEBHOOK, { ...host, "content-type": "application/json", authorization: "Bearer anything-0123456789" }, false, security)?.status).toBe(
+      401,
+    );
+    expect(guard("GET", "/metrics", host, false, { ...security, signInOn: () => false })).toBeNull();
+  });
+
   it("without a token, the webhook is a route like the others: a request without Origin is refused", async () => {
     expect((await send(edge, "POST", WEBHOOK, { "content-type": "application/json" })).status).toBe(403);
   });

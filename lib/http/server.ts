@@ -32,6 +32,8 @@ export interface ServerOptions {
   tokens?: { webhook?: string; metrics?: string };
   /** CSP sources of the pre-rendered diagrams' <style> blocks (security-headers.ts svgStyleHashes). */
   styleHashes?: string[];
+  /** Sign-in is on (FAULTLINE_AUTH proxy or oidc): the machine routes then need their token, configured or not. */
+  signInOn?: boolean;
 }
 
 export async function startHttpServer(opts: ServerOptions): Promise<RunningServer> {
@@ -46,6 +48,7 @@ export async function startHttpServer(opts: ServerOptions): Promise<RunningServe
     hosts: allowedHosts(opts.host, opts.port, opts.allowedHosts),
     machines: machineRoutes(opts.tokens ?? {}),
     styleHashes: opts.styleHashes,
+    signInOn: () => opts.signInOn ?? false,
   };
   const edge = createEdge({ label, specs, bodies: opts.bodies, security }, handle);
 
