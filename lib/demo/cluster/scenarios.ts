@@ -99,7 +99,7 @@ export const SCENARIOS: Scenario[] = [
     "kms-static-pod-image-unavailable",
     "Plugin image cannot be pulled",
     "error",
-    (k) =>
+    () =>
       `Failed to pull image "ghcr.io/dc-tec/openbao-kubernetes-kms:v0.9.0": rpc error: code = NotFound desc = failed to pull and unpack image "ghcr.io/dc-tec/openbao-kubernetes-kms:v0.9.0": not found`,
   ),
   {
