@@ -83,10 +83,6 @@ describe("one failure, one incident, the right title", () => {
       await settledPoll(sim.entry);
     }
     const incidents = await incidentsOf("case-b");
-    console.log(
-      "DBG",
-      JSON.stringify(incidents.map((i) => [i.title, (i.suspects as { id: string }[]).map((x) => x.id), i.members.map((m) => [m.signal, m.subject, m.state])])),
-    );
     expect(incidents.map((i) => i.title)).toEqual([`${catalogTitle("openbao-sealed")} (openbao)`]);
     expect((incidents[0].suspects as { id: string }[])[0].id).toBe("openbao-sealed");
     // The plugins report "Vault is sealed" once their next report is due: they join it, as symptoms of the same cause.
@@ -166,16 +162,6 @@ describe("one failure, one incident, the right title", () => {
       await settledPoll(sim.entry);
     }
     const incidents = await incidentsOf("case-d");
-    console.log(
-      "DBG",
-      JSON.stringify(
-        incidents.map((i) => [
-          i.title,
-          (i.suspects as { id: string; score: number }[]).map((x) => [x.id, x.score]),
-          i.members.map((m) => [m.signal, m.subject, m.state, m.detail.slice(0, 90)]),
-        ]),
-      ),
-    );
     expect(incidents).toHaveLength(1);
     const top = (incidents[0].suspects as { id: string; title: string }[])[0];
     expect(top.id).not.toBe(firstTop.id);
