@@ -28,16 +28,19 @@ describe("diagnosis evaluation", () => {
     expect(named(outcomes)).toBe(true);
   }, 240_000);
 
-  it("keeps its figures on the tuned and the held-aside corpus, and every 'cannot tell' names its question", async () => {
+  it("keeps its figure on the tuned corpus", async () => {
     const tuned = summarize(await evaluateCases(loadCorpus("tuned"), "tuned", monitor));
-    const held = await evaluateCases(loadCorpus("held-aside"), "held-aside", monitor);
-    const heldAside = summarize(held);
     expect(tuned.cases).toBeGreaterThanOrEqual(70);
     expect(tuned.top1 / tuned.cases).toBeGreaterThanOrEqual(TUNED_TOP1);
+  }, 900_000);
+
+  it("keeps its figures on the held-aside corpus, and every 'cannot tell' names its question", async () => {
+    const held = await evaluateCases(loadCorpus("held-aside"), "held-aside", monitor);
+    const heldAside = summarize(held);
     expect(heldAside.top1 / heldAside.cases).toBeGreaterThanOrEqual(HELD_TOP1);
     expect(heldAside.top3 / heldAside.cases).toBeGreaterThanOrEqual(HELD_TOP3);
     expect(named(held)).toBe(true);
-  }, 600_000);
+  }, 900_000);
 });
 
 const TUNED_TOP1 = 0.84;
