@@ -2,7 +2,7 @@ import { request as httpRequest } from "node:http";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { scanAppRoutes } from "../lib/http/route-table";
-import { ORIGIN } from "./helpers";
+import { asAlertmanager, ORIGIN } from "./helpers";
 
 // Every page under the server's Content-Security-Policy (a nonce per request, no inline script allowed), with a
 // listener on the console: any error, CSP violation or uncaught exception fails the page. And the security headers
@@ -11,6 +11,26 @@ import { ORIGIN } from "./helpers";
 /** A concrete URL for every page route of the app, from the route table (a new page is visited the day it is added). */
 async function pageUrls(request: APIRequestContext): Promise<string[]> {
   const get = async (url: string) => (await request.get(url)).json();
+  // An incident to show, whatever ran before: one opened by an alert, as Alertmanager sends it.
+  const opened = await request.post(
+    "/api/v1/alerts/alertmanager",
+    asAlertmanager({
+      version: "4",
+      groupKey: '{}:{alertname="CspPageTarget"}',
+      status: "firing",
+      receiver: "faultline",
+      alerts: [
+        {
+          status: "firing",
+          labels: { alertname: "CspPageTarget", cluster: "csp", severity: "warning" },
+          annotations: {},
+          startsAt: new Date().toISOString(),
+          fingerprint: "f-csp",
+        },
+      ],
+    }),
+  );
+  expect(opened.status()).toBe(200);
   const values: Record<string, string> = {
     "catalog/[id]": (await get("/api/v1/catalog")).entries[0].id,
     "runbooks/[id]": (await get("/api/v1/runbooks")).runbooks[0].id,
