@@ -122,15 +122,36 @@ function listSubjects(subjects: Set<string>): string {
   return subjects.size > 3 ? `${first} and ${subjects.size - 3} more` : first;
 }
 
+interface ModeIndex {
+  byId: Map<string, FailureMode>;
+  /** How many failure modes each signal detects: a rare one says more. */
+  detectors: Map<string, number>;
+  /** Classes some failure mode claims: seen but not explained, such a class argues for another cause. */
+  claimed: Set<string>;
+}
+
+// One index per catalog: grouping ranks each firing signal on its own, thousands of times a round.
+const indexes = new WeakMap<FailureMode[], ModeIndex>();
+
+function indexOf(modes: FailureMode[]): ModeIndex {
+  let index = indexes.get(modes);
+  if (index) return index;
+  const detectors = new Map<string, number>();
+  for (const mode of modes) for (const s of mode.signals) detectors.set(s, (detectors.get(s) ?? 0) + 1);
+  index = {
+    byId: new Map(modes.map((m) => [m.id, m])),
+    detectors,
+    claimed: new Set(modes.flatMap((m) => [...(m.diagnosis?.supports ?? []), ...(m.diagnosis?.hints ?? [])])),
+  };
+  indexes.set(modes, index);
+  return index;
+}
+
 export function diagnose(input: DiagnoseInput): Suspect[] {
   const { modes, classes, linked = [], limit = 10 } = input;
   const evidence = gather(input.active, input.healthy ?? [], classes);
-  const byId = new Map(modes.map((m) => [m.id, m]));
-  const detectors = new Map<string, number>();
-  for (const mode of modes) for (const s of mode.signals) detectors.set(s, (detectors.get(s) ?? 0) + 1);
+  const { byId, detectors, claimed } = indexOf(modes);
   const rarity = (signal: string) => Math.log(1 + modes.length / (detectors.get(signal) ?? 1));
-  // Classes some failure mode claims: seen but not explained, such a class argues for another cause.
-  const claimed = new Set(modes.flatMap((m) => [...(m.diagnosis?.supports ?? []), ...(m.diagnosis?.hints ?? [])]));
 
   const scored: Omit<Suspect, "confidence">[] = [];
   for (const mode of modes) {

@@ -4,7 +4,7 @@ import type { FailureMode } from "@/lib/catalog/schema";
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { fingerprintOf } from "./fingerprint";
 import { isHealthy, type IncidentView, type Severity } from "./rules";
-import { rankSuspects, suspectsChanged, type Suspect } from "./suspects";
+import { neededSignals, rankSuspects, suspectsChanged, type Suspect } from "./suspects";
 import { autoTitle } from "./title";
 import { appendEvent, RaceLost, type Tx } from "./tx";
 
@@ -200,13 +200,16 @@ async function context(tx: Tx, incident: { id: number; cluster: string }, now: D
     SELECT "payload"->>'signal' AS "signal", "payload"->>'subject' AS "subject", count(*) AS "n" FROM "incident_events"
     WHERE "incident_id" = ${incident.id} AND "kind" = 'signal_transition' AND "at" >= ${since} GROUP BY 1, 2`;
   const flaps = new Map(flapRows.map((r) => [`${r.signal}\u0000${r.subject}`, Number(r.n)]));
-  const needed = [...new Set(getCatalog().entries.flatMap((e) => (e.kind === "failure-mode" ? (e.diagnosis?.needs ?? []) : [])))];
+  const needed = neededSignals();
   // The round's own signals when the rules call; what the store holds when an alert does.
   const healthy = healthyNow
-    ? healthyNow.filter((h) => needed.includes(h.signal))
-    : needed.length === 0
+    ? healthyNow.filter((h) => needed.has(h.signal))
+    : needed.size === 0
       ? []
-      : await tx.signalState.findMany({ where: { cluster: incident.cluster, signal: { in: needed }, state: "ok" }, select: { signal: true, subject: true } });
+      : await tx.signalState.findMany({
+          where: { cluster: incident.cluster, signal: { in: [...needed] }, state: "ok" },
+          select: { signal: true, subject: true },
+        });
   return { flaps, healthy };
 }
 

@@ -18,8 +18,21 @@ export interface SuspectInput {
   limit?: number;
 }
 
+// The failure modes of an entry list, kept per list so the diagnosis can keep its index per catalog.
+const modesOf = new WeakMap<CatalogEntry[], FailureMode[]>();
+
 export function rankSuspects({ active, healthy, linked, entries, limit }: SuspectInput): Suspect[] {
   const catalog = getCatalog();
-  const modes = (entries ?? catalog.entries).filter((e): e is FailureMode => e.kind === "failure-mode");
+  const list = entries ?? catalog.entries;
+  let modes = modesOf.get(list);
+  if (!modes) modesOf.set(list, (modes = list.filter((e): e is FailureMode => e.kind === "failure-mode")));
   return diagnose({ active, healthy, linked, modes, classes: catalog.errorClasses, runbooks: catalog.runbooks, limit });
 }
+
+/** The signals some failure mode needs (diagnosis.needs): the only healthy signals the ranking reads. */
+export function neededSignals(entries: CatalogEntry[] = getCatalog().entries): Set<string> {
+  let needed = neededOf.get(entries);
+  if (!needed) neededOf.set(entries, (needed = new Set(entries.flatMap((e) => (e.kind === "failure-mode" ? (e.diagnosis?.needs ?? []) : [])))));
+  return needed;
+}
+const neededOf = new WeakMap<CatalogEntry[], Set<string>>();
