@@ -2,15 +2,32 @@
 // grows (the KMS matrices, rollup and every signal from the simulator's objects). Per-row work must stay
 // linear: the ratio between sizes says so, whatever the machine is doing. Then what one plugin failing
 // costs the pages: the push (lib/live/health-push.ts) against the whole health they fetched before.
+// `-- --server [--nodes 50,5000]`: the production server at each size (bench-health-web.ts): API latency, the
+// page's HTML, LCP in Chromium. `-- --memory [--minutes 30] [--nodes 5000]`: resident memory over time.
 import { performance } from "node:perf_hooks";
 import { composeClusterHealth } from "@/lib/signals/cluster-health";
 import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { demoSources, withReport } from "@/test/demo-sources";
 import { applyHealthPush, diffHealth } from "@/lib/live/health-push";
 
-const sizes = (process.argv[2] ?? "500,1000,5000").split(",").map(Number);
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const sizes = (args[0] && !args[0].startsWith("--") ? args[0] : "500,1000,5000").split(",").map(Number);
+const port = Number(process.env.FAULTLINE_BENCH_PORT ?? 3204);
 
 async function main() {
+  if (args.includes("--memory")) {
+    const { benchMemory } = await import("./bench-health-memory");
+    return benchMemory({ nodes: Number(flag("--nodes", "5000")), minutes: Number(flag("--minutes", "30")), port, everySeconds: 15 });
+  }
+  if (args.includes("--server")) {
+    const { benchWeb } = await import("./bench-health-web");
+    return benchWeb({ sizes: flag("--nodes", "50,5000").split(",").map(Number), port });
+  }
+  return benchCompose();
+}
+
+async function benchCompose() {
   const results: { nodes: number; ms: number; signals: number; wholeBytes: number; pushBytes: number; roundBytes: number; diffMs: number; applyMs: number }[] =
     [];
   for (const n of sizes) {

@@ -5,24 +5,28 @@ import Link from "next/link";
 import type { SignalLinks } from "@/lib/catalog/signal-links";
 import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import { useLive } from "@/components/live/use-live";
-import { clusterHealthQuery, HealthNotReadYet } from "@/components/queries/health";
+import { clusterHealthViewQuery, HealthNotReadYet, type LiveHealthView } from "@/components/queries/health";
 import { Badge } from "@/components/ui/badge";
 import { ago } from "@/components/ui/time";
 import { ComponentCards } from "./component-cards";
-import { KmsMatrixTable, STATE_TONE } from "./kms-matrix-table";
+import { KmsMatrixTable } from "./kms-matrix-table";
+import { STATE_TONE } from "./matrix-row";
 import { KmsMetricsPanel } from "./kms-metrics-panel";
 import { RefusedUnits } from "./refused-units";
 import { describeThrottled, ThrottledSources } from "./throttled-sources";
 
-export function ClusterHealthView({ initial, links, pollMs }: { initial: ClusterHealth; links: SignalLinks; pollMs: number }) {
-  // Pushes patch the cached health; polling stays as the fallback (slower while push works).
-  const pushed = useLive([{ kind: "health", cluster: initial.name }]);
-  const query = useQuery({ ...clusterHealthQuery(initial.name), initialData: initial, refetchInterval: pushed ? pollMs * 5 : pollMs });
+/** One cluster's summary view (lib/signals/health-view.ts): every count, the rows and checks that need attention; the rest on demand. */
+export function ClusterHealthView({ initial, links, pollMs }: { initial: LiveHealthView; links: SignalLinks; pollMs: number }) {
+  // Pushes of the summary view patch the cached one; polling stays as the fallback (slower while push works).
+  const pushed = useLive([{ kind: "health", cluster: initial.name, view: "summary" }]);
+  const query = useQuery({ ...clusterHealthViewQuery(initial.name), initialData: initial, refetchInterval: pushed ? pollMs * 5 : pollMs });
   const h = query.data;
+  const version = h.version ?? 0;
   const reasons = h.reasons ?? [];
   const signals = [...h.signals].sort((a, b) => rank(a.state) - rank(b.state));
   const down = h.sources.filter((s) => !s.up);
   const throttled = describeThrottled(h.sources, h.checkedAt);
+  const passing = h.signalTally.filter((t) => t.state === "ok").reduce((n, t) => n + t.count, 0);
   return (
     <section className="cluster" data-testid={`cluster-${h.name}`}>
       <h2>
@@ -39,10 +43,13 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
             {reasons.map((r) => (
               <li key={r}>{r}</li>
             ))}
+            {h.reasonsTotal > reasons.length ? (
+              <li className="muted">and {(h.reasonsTotal - reasons.length).toLocaleString("en")} more (see the matrix)</li>
+            ) : null}
           </ul>
         ) : null}
       </div>
-      <ComponentCards signals={h.signals} />
+      <ComponentCards signals={h.signals} tally={h.signalTally} />
       <RefusedUnits health={h} />
       {query.isError ? (
         <p className="callout">
@@ -82,23 +89,32 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: Cluster
           checkedAt={h.checkedAt}
           testId="kms-matrix"
           caption={(h.serverMatrices ?? []).length > 0 ? "kube-apiserver (kubeapiservers CR)" : undefined}
+          source={{ cluster: h.name, server: "kube-apiserver", version }}
         />
       ) : null}
       {(h.serverMatrices ?? []).map((m) => (
         <details key={m.server} className="server-matrix" open={m.matrix.rollup.degraded}>
           <summary>
             <Badge tone={m.matrix.rollup.degraded ? "red" : "green"}>{m.matrix.rollup.degraded ? "degraded" : "healthy"}</Badge> {m.server}:{" "}
-            {m.matrix.cells.length} plugin reports on {m.matrix.rows.filter((r) => r.present).length} replicas
+            {m.matrix.inView.counts.total} replicas
           </summary>
-          <KmsMatrixTable matrix={m.matrix} checkedAt={h.checkedAt} testId={`kms-matrix-${m.server}`} caption={`${m.server} (${m.cr} CR)`} />
+          <KmsMatrixTable
+            matrix={m.matrix}
+            checkedAt={h.checkedAt}
+            testId={`kms-matrix-${m.server}`}
+            caption={`${m.server} (${m.cr} CR)`}
+            source={{ cluster: h.name, server: m.server, version }}
+          />
         </details>
       ))}
       <KmsMetricsPanel metrics={h.metrics} note={h.metricsNote} stale={h.sources.some((s) => s.name === "metrics" && !s.up)} checkedAt={h.checkedAt} />
       <h3>Signals</h3>
       <SignalList signals={signals.filter((x) => x.state !== "ok")} links={links} />
+      <NotListed tally={h.signalTally} signals={h.signals} failing />
       <details className="passing">
-        <summary>{signals.filter((x) => x.state === "ok").length} checks passing</summary>
+        <summary>{passing.toLocaleString("en")} checks passing</summary>
         <SignalList signals={signals.filter((x) => x.state === "ok")} links={links} />
+        <NotListed tally={h.signalTally} signals={h.signals} failing={false} />
       </details>
     </section>
   );
@@ -124,6 +140,27 @@ function SignalList({ signals, links }: { signals: ClusterHealth["signals"]; lin
               ))}
             </div>
           ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The signals of each (id, state) counted but not in view: per-node checks of a large cluster. */
+function NotListed({ tally, signals, failing }: { tally: LiveHealthView["signalTally"]; signals: ClusterHealth["signals"]; failing: boolean }) {
+  const listed = new Map<string, number>();
+  for (const s of signals) listed.set(`${s.id} ${s.state}`, (listed.get(`${s.id} ${s.state}`) ?? 0) + 1);
+  const hidden = tally
+    .filter((t) => (t.state !== "ok") === failing)
+    .map((t) => ({ ...t, hidden: t.count - (listed.get(`${t.id} ${t.state}`) ?? 0) }))
+    .filter((t) => t.hidden > 0);
+  if (hidden.length === 0) return null;
+  return (
+    <ul className="plain muted" data-testid={failing ? "signals-not-listed" : "passing-not-listed"}>
+      {hidden.map((t) => (
+        <li key={`${t.id} ${t.state}`}>
+          {t.hidden.toLocaleString("en")} {t.count > t.hidden ? "more " : ""}
+          <code>{t.id}</code> {t.state} on other subjects, not listed (the matrix above shows each node)
         </li>
       ))}
     </ul>

@@ -1,41 +1,37 @@
 "use client";
 
-import { useState } from "react";
-import type { KmsMatrix } from "@/lib/model/kms-matrix";
-import { Badge, type Tone } from "@/components/ui/badge";
-import { ago } from "@/components/ui/time";
+import type { KmsCell, KmsMatrix, KmsRow } from "@/lib/model/kms-matrix";
+import type { MatrixInView } from "@/lib/signals/health-view";
+import type { MatrixServer } from "@/lib/signals/health-rows";
+import { MatrixCounts, MoreRows } from "./matrix-row-pages";
+import { MatrixRow } from "./matrix-row";
 
-// One API server's node x plugin matrix: status, kekID, age of the last report, and its detail. A large
-// cluster shows the nodes that need attention and hides the healthy ones behind a button, so the page
-// stays small and the problems are what one sees.
+// Other pages (incidents) take the tones from here.
+export { STATE_TONE } from "./matrix-row";
 
-/** Up to this many rows, every node is shown. */
-export const ALL_ROWS_UP_TO = 50;
+// One API server's node x plugin matrix: status, kekID, age of the last report, and its detail. The page holds
+// the rows that need attention (all rows of a small matrix, lib/signals/health-view.ts); the healthy rows of a
+// large one, and problem rows past the first ones, come from the rows API by page when asked for.
 
-export const STATE_TONE: Record<string, Tone> = {
-  ok: "green",
-  healthy: "green",
-  degraded: "red",
-  critical: "red",
-  unhealthy: "red",
-  error: "red",
-  warning: "orange",
-  unknown: "orange",
-};
+interface Props {
+  matrix: MatrixInView | KmsMatrix;
+  checkedAt: string;
+  testId: string;
+  caption?: string;
+  /** Where the rows not in view come from; without it, every row is in `matrix`. */
+  source?: { cluster: string; server: MatrixServer; version: number };
+}
 
-export function KmsMatrixTable({ matrix, checkedAt, testId, caption }: { matrix: KmsMatrix; checkedAt: string; testId: string; caption?: string }) {
-  const keyIDs = [...new Set(matrix.cells.map((c) => c.keyID))];
+export function KmsMatrixTable({ matrix, checkedAt, testId, caption, source }: Props) {
+  const inView = "inView" in matrix ? matrix.inView : undefined;
+  const keyIDs = inView?.keyIDs ?? [...new Set(matrix.cells.map((c) => c.keyID))];
   // One lookup per cell, not a scan: a matrix can have thousands of rows.
-  const cellAt = new Map<string, (typeof matrix.cells)[number]>();
+  const cellAt = new Map<string, KmsCell>();
   for (const c of matrix.cells) if (!cellAt.has(`${c.node}\u0000${c.keyID}`)) cellAt.set(`${c.node}\u0000${c.keyID}`, c);
-  const [showAll, setShowAll] = useState(false);
-  const healthy = (row: KmsMatrix["rows"][number]) =>
-    row.state === "reporting" && keyIDs.every((k) => (cellAt.get(`${row.node}\u0000${k}`)?.status ?? "healthy") === "healthy");
-  const folding = matrix.rows.length > ALL_ROWS_UP_TO && !showAll;
-  const rows = folding ? matrix.rows.filter((row) => !healthy(row)) : matrix.rows;
-  const hidden = matrix.rows.length - rows.length;
+  const cellsOf = (row: KmsRow) => keyIDs.map((k) => cellAt.get(`${row.node}\u0000${k}`));
   return (
     <>
+      {inView && !inView.all ? <MatrixCounts counts={inView.counts} shown={inView.shown} testId={testId} /> : null}
       <table className="data matrix-health" data-testid={testId}>
         {caption ? <caption>{caption}</caption> : null}
         <thead>
@@ -49,52 +45,19 @@ export function KmsMatrixTable({ matrix, checkedAt, testId, caption }: { matrix:
           </tr>
         </thead>
         <tbody>
-          {rows.map((row) => (
-            <tr key={row.node} data-node={row.node}>
-              <th scope="row">
-                {row.node}
-                <span className="sub">
-                  {row.state}
-                  {!row.present ? " (node gone)" : ""}
-                </span>
-              </th>
-              {keyIDs.map((k) => {
-                const cell = cellAt.get(`${row.node}\u0000${k}`);
-                return (
-                  <td key={k} data-cell={`${row.node}/${k}`}>
-                    {cell ? (
-                      <>
-                        <Badge tone={STATE_TONE[cell.status] ?? "grey"}>{cell.status}</Badge> {cell.kekID ? <code>{cell.kekID}</code> : null}
-                        <span className="sub">
-                          {ago(cell.lastChecked, checkedAt)}
-                          {cell.stale ? " · stale" : ""}
-                          {cell.future ? " · clock ahead" : ""}
-                        </span>
-                        {cell.detail ? <span className="sub">{cell.detail}</span> : null}
-                      </>
-                    ) : (
-                      <span className="muted">{row.state === "unparseable" ? "unparseable report" : "no report"}</span>
-                    )}
-                  </td>
-                );
-              })}
-            </tr>
+          {matrix.rows.map((row) => (
+            <MatrixRow key={row.node} row={row} cells={cellsOf(row)} keyIDs={keyIDs} checkedAt={checkedAt} />
           ))}
+          {inView && !inView.all && source ? (
+            <MoreRows source={source} counts={inView.counts} shown={inView.shown} next={inView.next} keyIDs={keyIDs} testId={testId} />
+          ) : null}
         </tbody>
       </table>
-      {matrix.rows.length > ALL_ROWS_UP_TO ? (
-        <p className="muted" data-testid={`${testId}-folded`}>
-          {folding ? `${hidden} of ${matrix.rows.length} nodes report every plugin healthy and are not listed. ` : `All ${matrix.rows.length} nodes listed. `}
-          <button type="button" className="linklike" onClick={() => setShowAll(!showAll)}>
-            {folding ? "Show every node" : "Show only the nodes that need attention"}
-          </button>
-        </p>
-      ) : null}
       <p className="muted">
         {matrix.agreement
           .map(
             (a) =>
-              `keyID ${a.keyID}: ${a.agree ? "nodes agree on the KEK" : `nodes DISAGREE (${a.kekIDs.map((k) => `${k.kekID} on ${k.nodes.join(", ")}`).join("; ")})`}`,
+              `keyID ${a.keyID}: ${a.agree ? "nodes agree on the KEK" : `nodes DISAGREE (${a.kekIDs.map((k) => `${k.kekID} on ${k.nodes.join(", ")}${"nodesTotal" in k && typeof k.nodesTotal === "number" ? ` and ${k.nodesTotal - k.nodes.length} more` : ""}`).join("; ")})`}`,
           )
           .join(" · ")}
         {matrix.migration.inProgress ? ` · migration in progress (keyIDs ${matrix.migration.keyIDs.join(", ")})` : ""}

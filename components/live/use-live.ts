@@ -2,7 +2,7 @@
 
 import { useQueryClient, type QueryClient, type QueryKey } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { clusterEventsUrl, clusterHealthQuery } from "@/components/queries/health";
+import { clusterEventsUrl, clusterHealthQuery, clusterHealthViewQuery } from "@/components/queries/health";
 import { INCIDENT_EVENTS } from "@/components/queries/incidents";
 import { concernsPage, nextHealth, parseHealthPush, parseIncidentPush } from "./decide";
 
@@ -11,8 +11,8 @@ import { concernsPage, nextHealth, parseHealthPush, parseIncidentPush } from "./
 // changed, and a page refetches only when it shows one. Polling stays the fallback while the stream is down.
 
 export type LiveFeed =
-  /** Keep clusterHealthQuery(cluster) current from the cluster's pushes. */
-  | { kind: "health"; cluster: string }
+  /** Keep clusterHealthQuery(cluster) current from the cluster's pushes (`view: "summary"`: clusterHealthViewQuery). */
+  | { kind: "health"; cluster: string; view?: "summary" }
   /** Refetch `queryKey` when a push names one of `shows` (omitted: any incident, for a list). */
   | { kind: "incidents"; queryKey: QueryKey; shows?: number[] };
 
@@ -24,10 +24,11 @@ export function useLive(feeds: LiveFeed[]): boolean {
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
     const sources = (JSON.parse(feedsKey) as LiveFeed[]).map((feed) => {
-      const source = new EventSource(feed.kind === "health" ? clusterEventsUrl(feed.cluster) : INCIDENT_EVENTS);
+      const source = new EventSource(feed.kind === "health" ? clusterEventsUrl(feed.cluster, feed.view) : INCIDENT_EVENTS);
       source.onopen = () => setOpen(true);
       source.onerror = () => setOpen(false);
-      if (feed.kind === "health") source.addEventListener("health", (event) => onHealth(queryClient, feed.cluster, (event as MessageEvent<string>).data));
+      if (feed.kind === "health")
+        source.addEventListener("health", (event) => onHealth(queryClient, feed.cluster, feed.view, (event as MessageEvent<string>).data));
       else
         source.addEventListener("incidents", (event) => {
           const ids = parseIncidentPush((event as MessageEvent<string>).data);
@@ -40,17 +41,21 @@ export function useLive(feeds: LiveFeed[]): boolean {
   return open;
 }
 
-function onHealth(queryClient: QueryClient, cluster: string, text: string) {
-  const query = clusterHealthQuery(cluster);
+function onHealth(queryClient: QueryClient, cluster: string, view: "summary" | undefined, text: string) {
+  const query = healthQueryOf(cluster, view);
   const push = parseHealthPush(text, cluster);
   const step = push ? nextHealth(queryClient.getQueryData(query.queryKey), push) : ({ kind: "fetch" } as const);
   if (step.kind === "apply") queryClient.setQueryData(query.queryKey, step.data);
-  else if (step.kind === "fetch") fetchHealthNow(queryClient, cluster);
+  else if (step.kind === "fetch") fetchHealthNow(queryClient, cluster, view);
 }
 
-/** The whole health, now: a poll in flight may predate the change, and a fresh answer (staleTime) may too. */
-function fetchHealthNow(queryClient: QueryClient, cluster: string) {
-  const query = clusterHealthQuery(cluster);
+// The summary view has the whole health's shape with fewer rows and signals: pushes apply to it alike.
+const healthQueryOf = (cluster: string, view: "summary" | undefined) =>
+  (view ? clusterHealthViewQuery(cluster) : clusterHealthQuery(cluster)) as ReturnType<typeof clusterHealthQuery>;
+
+/** The health, now: a poll in flight may predate the change, and a fresh answer (staleTime) may too. */
+function fetchHealthNow(queryClient: QueryClient, cluster: string, view: "summary" | undefined) {
+  const query = healthQueryOf(cluster, view);
   // A failed fetch shows on the page as the query's error ("could not be reached"); nothing to do here.
   void queryClient
     .cancelQueries({ queryKey: query.queryKey, exact: true })

@@ -42,6 +42,16 @@ export function emitHealth(push: HealthPush): void {
 
 export const onHealth = (listener: (push: HealthPush) => void) => on("health", listener);
 
+/** Sends a push of what changed in the view of a cluster's health the page shows (lib/signals/health-view.ts). */
+export function emitHealthView(push: HealthPush): void {
+  bus().emitter.emit("health-view", push);
+}
+
+export const onHealthView = (listener: (push: HealthPush) => void) => on("health-view", listener);
+
+/** Whether any page listens to whole-health pushes: without one, the registry need not diff the whole health. */
+export const listensToWholeHealth = (): boolean => bus().emitter.listenerCount("health") > 0;
+
 /** Tells open incident pages that incidents changed; call it once the write has committed. */
 export function announceIncidents(ids: number[]): void {
   const b = bus();

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type { ClusterHealth } from "@/lib/signals/cluster-health";
-import { emitHealth } from "./bus";
+import type { KmsMatrix } from "@/lib/model/kms-types";
+import { classifyRows, viewOfHealth, type HealthInView, type HealthRow } from "@/lib/signals/health-view";
+import { emitHealth, emitHealthView, listensToWholeHealth } from "./bus";
 import { diffHealth, type HealthPush } from "./health-push";
 
 // The latest ClusterHealth of every monitored cluster in this process, with its version: pages and APIs read
@@ -14,6 +16,10 @@ interface Entry {
   health?: ClusterHealth;
   /** The health as of `version`: what the next push is a diff from. */
   pushed?: ClusterHealth;
+  /** Its view (lib/signals/health-view.ts): what the next push of the view is a diff from. */
+  pushedView?: HealthInView;
+  /** The view of `health`, made when first asked for. */
+  view?: HealthInView;
   version: number;
   fingerprint?: string;
 }
@@ -58,15 +64,39 @@ export function publishHealth(health: ClusterHealth): HealthPush | undefined {
   if (!entries().has(health.name)) registerCluster(health.name);
   const entry = entries().get(health.name)!;
   entry.health = health;
+  entry.view = undefined;
   const print = fingerprint(health);
   if (entry.fingerprint === print) return undefined;
   entry.fingerprint = print;
   const base = entry.pushed ? entry.version : null;
   entry.version += 1;
-  const push = diffHealth(entry.pushed, health, entry.version, base);
+  // The whole health is diffed only for a page that listens to it (the view's push is what /health takes).
+  const push = listensToWholeHealth() ? diffHealth(entry.pushed, health, entry.version, base) : undefined;
+  const view = viewOf(entry);
+  const viewPush = diffHealth(entry.pushedView, view, entry.version, entry.pushedView ? base : null);
   entry.pushed = health;
-  emitHealth(push);
-  return push;
+  entry.pushedView = view;
+  if (push) emitHealth(push);
+  emitHealthView(viewPush);
+  return push ?? viewPush;
+}
+
+/** Each matrix's rows classified once per matrix (a health is replaced, never changed, so its matrices are too). */
+const classified = new WeakMap<KmsMatrix, HealthRow[]>();
+export function rowsOf(matrix: KmsMatrix): HealthRow[] {
+  let rows = classified.get(matrix);
+  if (!rows) classified.set(matrix, (rows = classifyRows(matrix)));
+  return rows;
+}
+
+function viewOf(entry: Entry): HealthInView {
+  return (entry.view ??= viewOfHealth(entry.health!, rowsOf));
+}
+
+/** The view of the latest health the page shows first, with the version of the last push. */
+export function getVersionedView(name: string): (HealthInView & { version: number }) | undefined {
+  const entry = entries().get(name);
+  return entry?.health ? { ...viewOf(entry), version: entry.version } : undefined;
 }
 
 export function getClusterHealth(name: string): ClusterHealth | undefined {

@@ -115,6 +115,22 @@ describe("resource versions and history", () => {
     expect(s.eventsSince(CR, Number(s.resourceVersion) - 2)).toHaveLength(2);
   });
 
+  it("keeps no event older than five minutes, as etcd compacts: a big CR rewritten every round cannot pile up", () => {
+    let now = Date.parse("2026-08-20T10:00:00Z");
+    const s = new ObjectStore(() => new Date(now));
+    const first = Number(s.resourceVersion);
+    // A round every 30 s for an hour: 120 writes, far under the count bound of 5,000.
+    for (let i = 0; i < 120; i++) {
+      s.apply(CR, undefined, "cluster", condition("master-0", `[]${i}`), { manager: "r", force: true, subresource: "status" });
+      now += 30_000;
+    }
+    expect(caught(() => s.eventsSince(CR, first))).toMatchObject({ code: 410, reason: "Expired" });
+    // The last 5 minutes (11 rounds, both ends) resume; one round more is expired.
+    const latest = Number(s.resourceVersion);
+    expect(s.eventsSince(CR, latest - 11)).toHaveLength(11);
+    expect(caught(() => s.eventsSince(CR, latest - 12))).toMatchObject({ code: 410 });
+  });
+
   it("merge-patches and bumps generation only when the spec changes", () => {
     const s = store();
     const first = s.put(CR, { metadata: { name: "cluster" }, spec: { logLevel: "Normal" }, status: {} });

@@ -47,6 +47,8 @@ export class ObjectStore {
   private rv: number;
   private readonly objects = new Map<string, Map<string, Entry>>();
   private readonly history: StoredEvent[] = [];
+  /** When each event of `history` was recorded (ms): events older than `historySeconds` are compacted. */
+  private readonly recordedAt: number[] = [];
   /** Watches from a resourceVersion below this have missed events: 410 Expired. */
   private compactedRv: number;
   private readonly listeners = new Set<Listener>();
@@ -55,6 +57,8 @@ export class ObjectStore {
     private readonly now: () => Date,
     private readonly historyLimit = 5000,
     startRv = 1000,
+    /** As etcd's compaction every 5 minutes: a count alone lets a 5,000-node CR's events (MBs each) pile up to GBs. */
+    private readonly historySeconds = 300,
   ) {
     this.rv = startRv;
     this.compactedRv = startRv;
@@ -266,14 +270,21 @@ export class ObjectStore {
   }
 
   private record(event: StoredEvent): void {
+    const at = this.now().getTime();
     this.history.push(event);
-    while (this.history.length > this.historyLimit) this.compactedRv = this.history.shift()!.rv;
+    this.recordedAt.push(at);
+    const cutoff = at - this.historySeconds * 1000;
+    while (this.history.length > this.historyLimit || this.recordedAt[0] < cutoff) {
+      this.compactedRv = this.history.shift()!.rv;
+      this.recordedAt.shift();
+    }
     for (const listener of this.listeners) listener(event);
   }
 
   /** Forgets all history, as an API server restart loses its watch cache. */
   compactAll(): void {
     this.history.length = 0;
+    this.recordedAt.length = 0;
     this.compactedRv = this.rv;
   }
 

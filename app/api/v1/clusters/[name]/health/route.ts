@@ -1,13 +1,17 @@
 import { z } from "zod";
-import { readClusterHealth } from "@/lib/views/clusters";
+import { HealthQuery, readHealthView } from "@/lib/views/health-api";
 import { json, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-/** The cluster's latest health; 202 until the monitor has read it once. */
+/**
+ * The cluster's latest health (the whole document), its summary (`?view=summary`: what /health shows first) or a
+ * matrix's rows by page (`?view=rows&server=&state=&cursor=&limit=`); 202 until the monitor has read it once.
+ */
 export const GET = route({
   role: "viewer",
   params: z.object({ name: z.string() }),
-  run: ({ params }) => readClusterHealth(params.name),
+  search: HealthQuery,
+  run: ({ params, query }) => readHealthView(params.name, query),
   reply: (read) => ("health" in read ? json(read.health, { headers: { "Cache-Control": "no-store" } }) : json(read.pending, { status: 202 })),
 });

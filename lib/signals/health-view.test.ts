@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { DemoCluster } from "@/lib/demo/cluster/cluster";
+import { setScenario } from "@/lib/demo/cluster/scenarios";
+import { demoSources } from "@/test/demo-sources";
+import { composeClusterHealth, type ClusterHealth } from "./cluster-health";
+import { classifyRows, decodeCursor, encodeCursor, ROWS_IN_VIEW, SIGNALS_PER_KIND, viewOfHealth } from "./health-view";
+import { nodeHealth, pageRows } from "./health-rows";
+
+// The view the health page first shows, against the simulator's own objects: bounded whatever the cluster's
+// size and state, with every node counted; and the pages of rows it leaves out.
+
+function healthOf(nodes: number, scenario?: { id: string; node?: string }, laterSeconds = 0) {
+  const cluster = new DemoCluster({ nodes, intervalMs: 30_000 });
+  if (scenario) setScenario(cluster, scenario.id, true, scenario.node ? { node: scenario.node } : {});
+  const now = new Date(cluster.now().getTime() + laterSeconds * 1000);
+  return composeClusterHealth({ name: "big", simulated: true, intervalSeconds: 30, sources: demoSources(cluster), now });
+}
+
+/** Every plugin on every node failing, as the matrix and the signals would say (one scenario fails one node). */
+function allFailing(health: ClusterHealth): ClusterHealth {
+  const matrix = health.matrix!;
+  return {
+    ...health,
+    matrix: { ...matrix, cells: matrix.cells.map((c) => ({ ...c, status: "error", reported: "error", detail: "connection refused" })) },
+    reasons: matrix.cells.map((c) => `${c.node}: keyID ${c.keyID} error: connection refused`),
+    signals: health.signals.map((s) => (s.id === "kms.plugin.unhealthy" ? { ...s, state: "critical", detail: "connection refused" } : s)),
+  };
+}
+
+describe("the summary view of a cluster's health", () => {
+  it("holds the failing node and counts the healthy ones it leaves out", () => {
+    const health = healthOf(500, { id: "kms-plugin-unavailable", node: "master-7" });
+    const view = viewOfHealth(health);
+    expect(view.matrix!.rows.map((r) => r.node)).toEqual(["master-7"]);
+    expect(view.matrix!.cells.map((c) => c.node)).toEqual(["master-7"]);
+    expect(view.matrix!.inView.counts).toEqual({ total: 500, healthy: 499, unhealthy: 1, unknown: 0, orphaned: 0 });
+    expect(view.matrix!.inView.next).toBeNull();
+    // Per-node passing checks are counted, not listed; the failing one is listed.
+    expect(view.signals.filter((s) => s.state === "ok" && s.id === "kms.plugin.unhealthy")).toEqual([]);
+    expect(view.signalTally).toContainEqual({
+      id: "kms.plugin.unhealthy",
+      state: "ok",
+      count: health.signals.filter((s) => s.id === "kms.plugin.unhealthy" && s.state === "ok").length,
+    });
+    expect(view.signals.some((s) => s.id === "kms.plugin.unhealthy" && s.state === "critical" && s.subject === "master-7/1")).toBe(true);
+    expect(JSON.stringify(view).length).toBeLessThan(40_000);
+  });
+
+  it("stays bounded when every node fails, and points at the rest", () => {
+    const health = allFailing(healthOf(2_000));
+    const view = viewOfHealth(health);
+    expect(view.matrix!.inView.counts.unhealthy).toBe(2_000);
+    expect(view.matrix!.rows).toHaveLength(ROWS_IN_VIEW);
+    expect(view.matrix!.inView.next).not.toBeNull();
+    for (const [id, state] of [["kms.plugin.unhealthy", "critical"]])
+      expect(view.signals.filter((s) => s.id === id && s.state === state)).toHaveLength(SIGNALS_PER_KIND);
+    expect(view.reasons.length).toBeLessThanOrEqual(20);
+    expect(view.reasonsTotal).toBe(health.reasons.length);
+    expect(JSON.stringify(view).length).toBeLessThan(100_000);
+  });
+
+  it("keeps a small cluster whole, passing checks included", () => {
+    const health = healthOf(3);
+    const view = viewOfHealth(health);
+    expect(view.matrix!.rows.map((r) => r.node)).toEqual(["master-0", "master-1", "master-2"]);
+    expect(view.matrix!.inView.all).toBe(true);
+    expect(view.signals).toEqual(health.signals);
+  });
+
+  it("calls a row whose reports went stale unknown, not healthy", () => {
+    const view = viewOfHealth(healthOf(60, undefined, 200));
+    expect(view.matrix!.inView.counts).toMatchObject({ total: 60, healthy: 0, unknown: 60 });
+    expect(view.matrix!.rows).toHaveLength(ROWS_IN_VIEW);
+  });
+});
+
+describe("rows by page", () => {
+  it("walks every row of a state exactly once, in the view's order", () => {
+    const health = healthOf(1_003, { id: "kms-plugin-unavailable", node: "master-500" });
+    const rows = classifyRows(health.matrix!);
+    const seen: string[] = [];
+    let cursor: ReturnType<typeof decodeCursor>;
+    for (let i = 0; i < 20; i++) {
+      const page = pageRows(rows, { server: "kube-apiserver", state: "healthy", limit: 100, cursor });
+      expect(page.total).toBe(1_002);
+      seen.push(...page.rows.map((r) => r.node));
+      if (!page.nextCursor) break;
+      cursor = decodeCursor(page.nextCursor);
+    }
+    expect(seen).toHaveLength(1_002);
+    expect(new Set(seen).size).toBe(1_002);
+    expect(seen).not.toContain("master-500");
+    expect(seen.slice(0, 3)).toEqual(["master-0", "master-1", "master-2"]);
+  });
+
+  it("resumes after a cursor whose node has left, without repeating or skipping", () => {
+    const rows = classifyRows(healthOf(300).matrix!);
+    const first = pageRows(rows, { server: "kube-apiserver", state: "all", limit: 10 });
+    const gone = rows.filter((r) => r.node !== first.rows[9].node);
+    const next = pageRows(gone, { server: "kube-apiserver", state: "all", limit: 10, cursor: decodeCursor(first.nextCursor!) });
+    expect(next.rows[0].node).toBe(rows[10].node);
+  });
+
+  it("refuses cursors it did not make", () => {
+    expect(decodeCursor("not a cursor")).toBeUndefined();
+    expect(decodeCursor(btoa("[1,2]"))).toBeUndefined();
+    expect(decodeCursor(btoa('["sick","master-1"]').replaceAll("=", ""))).toBeUndefined();
+    expect(decodeCursor(encodeCursor({ class: "healthy", node: "nöde-ü" }))).toEqual({ rank: 3, node: "nöde-ü" });
+  });
+
+  it("gives one node across the matrices with its own signals, and nothing for an unknown node", () => {
+    const health = healthOf(10, { id: "kms-plugin-unavailable", node: "master-1" });
+    const node = nodeHealth(health, "master-1")!;
+    expect(node.matrices.map((m) => m.server)).toEqual(["kube-apiserver", "openshift-apiserver", "oauth-apiserver"]);
+    expect(node.matrices[0].row).toMatchObject({ class: "unhealthy", cells: [expect.objectContaining({ status: "error" })] });
+    expect(node.signals.length).toBeGreaterThan(0);
+    expect(node.signals.every((s) => s.subject.split(" ").some((p) => p === "master-1" || p.startsWith("master-1/")))).toBe(true);
+    expect(nodeHealth(health, "master-10")).toBeUndefined();
+    expect(nodeHealth(health, "master-")).toBeUndefined();
+  });
+});
