@@ -1,5 +1,5 @@
-import type { KmsMetricName, KmsMetrics, MetricSeries } from "@/lib/sources/kms-metric-types";
-import { fromMetricValue, type MetricValue } from "@/lib/sources/metric-value";
+import type { KmsMetricName, KmsMetrics } from "@/lib/sources/kms-metric-types";
+import { numeric, orderSeries, seriesName, SERIES_SHOWN } from "@/lib/signals/metric-order";
 import { KEYID_CHANGES_WARNING, LATENCY_WARNING_SECONDS, TTL_WARNING_SECONDS } from "@/lib/signals/derive-metric-signals";
 import { formatMetric, Sparkline } from "./sparkline";
 import { ago } from "@/components/ui/time";
@@ -59,26 +59,7 @@ const PANELS: Panel[] = [
   },
 ];
 
-const SHOWN = 6;
-
-/** The value now as a number; undefined when there is none (null or NaN). */
-const numeric = (v: MetricValue | null): number | undefined => {
-  const n = fromMetricValue(v);
-  return Number.isNaN(n) ? undefined : n;
-};
-
-function seriesName(labels: Record<string, string>): string {
-  return (
-    [labels.node ?? labels.instance, labels.provider_name ?? labels.resource ?? (labels.key_id ? `kms-${labels.key_id}` : undefined), labels.method]
-      .filter(Boolean)
-      .join(" · ") || "cluster"
-  );
-}
-
-function ordered(series: MetricSeries[], worst: Panel["worst"]): MetricSeries[] {
-  const key = (s: MetricSeries) => numeric(s.value) ?? (worst === "highest" ? -Infinity : Infinity);
-  return [...series].sort((a, b) => (worst === "highest" ? key(b) - key(a) : key(a) - key(b)) || seriesName(a.labels).localeCompare(seriesName(b.labels)));
-}
+const SHOWN = SERIES_SHOWN;
 
 export function KmsMetricsPanel({ metrics, note, stale, checkedAt }: { metrics?: KmsMetrics; note?: string; stale?: boolean; checkedAt: string }) {
   if (!metrics) {
@@ -111,7 +92,7 @@ export function KmsMetricsPanel({ metrics, note, stale, checkedAt }: { metrics?:
         {PANELS.map((panel) => {
           const metric = metrics.metrics[panel.name];
           if (!metric) return null;
-          const series = ordered(metric.series, panel.worst);
+          const series = orderSeries(metric.series, panel.worst);
           return (
             <div key={panel.name} className="metric-card" data-metric={panel.name}>
               <h4>{panel.title}</h4>

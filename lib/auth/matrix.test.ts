@@ -26,6 +26,7 @@ const HANDLERS: Record<string, Partial<Record<string, Need>>> = {
   "/api/v1/clusters": { GET: "viewer" },
   "/api/v1/clusters/[name]/events": { GET: "viewer" },
   "/api/v1/clusters/[name]/health": { GET: "viewer" },
+  "/api/v1/clusters/[name]/health/nodes/[node]": { GET: "viewer" },
   "/api/v1/demo": { GET: "viewer" },
   "/api/v1/demo/api-server": { POST: "admin" },
   "/api/v1/demo/scenarios/[id]": { POST: "admin", DELETE: "admin" },

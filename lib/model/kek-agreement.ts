@@ -10,7 +10,10 @@ export function checkKekAgreement(cells: readonly KmsCell[]): KmsAgreement[] {
   for (const cell of cells) {
     if (cell.stale || cell.orphaned || !cell.kekID) continue;
     const keks = byKey.get(cell.keyID) ?? new Map<string, string[]>();
-    keks.set(cell.kekID, [...(keks.get(cell.kekID) ?? []), cell.node]);
+    // Appended in place: copying the list per cell made 5,000 nodes cost 12.5 million copies each compose.
+    const nodes = keks.get(cell.kekID);
+    if (nodes) nodes.push(cell.node);
+    else keks.set(cell.kekID, [cell.node]);
     byKey.set(cell.keyID, keks);
   }
   return [...byKey.entries()]

@@ -1,5 +1,5 @@
 import { clipText } from "./clip-text";
-import { collectKmsReports, type KmsReport, type UnparseableMessage } from "./collect-kms-reports";
+import { collectKmsReports, type CollectedKmsReports, type KmsReport, type UnparseableMessage } from "./collect-kms-reports";
 import { compareNatural } from "./natural-order";
 import { checkKekAgreement, detectKmsMigration } from "./kek-agreement";
 import type { KmsCell, KmsMatrix, KmsMatrixInput, KmsNode, KmsRow } from "./kms-types";
@@ -33,7 +33,7 @@ export function buildKmsMatrix(input: KmsMatrixInput): KmsMatrix {
   const thresholdSeconds = staleFactor * intervalSeconds;
 
   const nodes = indexNodes(input.nodes, notes);
-  const collected = collectKmsReports(input.sources);
+  const collected = collectOnce(input.sources);
   notes.push(...collected.notes);
   if (nodes.size === 0 && collected.reports.length > 0) notes.push("no nodes listed: every report counts as orphaned");
 
@@ -60,6 +60,17 @@ export function buildKmsMatrix(input: KmsMatrixInput): KmsMatrix {
     hasReports,
     notes,
   };
+}
+
+// The monitor builds the matrix every poll from the same CR view until the cluster writes it again: parsing
+// 5,000 health messages once per view, not per poll. The collected reports are only read after this.
+const collectedOf = new WeakMap<object, { source: string; collected: CollectedKmsReports }>();
+function collectOnce(sources: KmsMatrixInput["sources"]): CollectedKmsReports {
+  if (sources.length !== 1) return collectKmsReports(sources);
+  const [{ source, view }] = sources;
+  let kept = collectedOf.get(view);
+  if (kept?.source !== source) collectedOf.set(view, (kept = { source, collected: collectKmsReports(sources) }));
+  return { ...kept.collected, notes: [...kept.collected.notes] };
 }
 
 function toCell(report: KmsReport, nowMs: number, thresholdSeconds: number, skewSeconds: number, nodes: Map<string, KmsNode>): KmsCell {

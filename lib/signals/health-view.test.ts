@@ -5,6 +5,7 @@ import { demoSources } from "@/test/demo-sources";
 import { composeClusterHealth, type ClusterHealth } from "./cluster-health";
 import { classifyRows, decodeCursor, encodeCursor, ROWS_IN_VIEW, SIGNALS_PER_KIND, viewOfHealth } from "./health-view";
 import { nodeHealth, pageRows } from "./health-rows";
+import { metricsInView } from "./metric-order";
 
 // The view the health page first shows, against the simulator's own objects: bounded whatever the cluster's
 // size and state, with every node counted; and the pages of rows it leaves out.
@@ -117,5 +118,32 @@ describe("rows by page", () => {
     expect(node.signals.every((s) => s.subject.split(" ").some((p) => p === "master-1" || p.startsWith("master-1/")))).toBe(true);
     expect(nodeHealth(health, "master-10")).toBeUndefined();
     expect(nodeHealth(health, "master-")).toBeUndefined();
+  });
+});
+
+describe("the KMS metrics in the summary view", () => {
+  it("keeps per metric the series the panel shows first and counts the rest as truncated", () => {
+    const series = Array.from({ length: 40 }, (_, i) => ({ labels: { node: `master-${i}` }, value: i, points: [{ t: 0, v: i }] }));
+    const metric = (name: string) => ({ name, unit: "seconds", promql: "q", answered: true, series, truncated: 80 });
+    const metrics = {
+      source: "p",
+      at: "t",
+      history: { start: "", end: "", stepSeconds: 15 },
+      errors: [],
+      tookMs: 1,
+      metrics: { latencyP99: metric("latencyP99"), tokenTtl: metric("tokenTtl") },
+    };
+    const view = metricsInView(metrics as never)!;
+    expect(view.metrics.latencyP99.series.map((s) => s.value)).toEqual([39, 38, 37, 36, 35, 34]);
+    expect(view.metrics.tokenTtl.series.map((s) => s.value)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(view.metrics.latencyP99.truncated).toBe(80 + 34);
+  });
+
+  it("names a signal's huge evidence instead of carrying it", () => {
+    const health = healthOf(3);
+    const huge = { ...health.signals[0], evidence: { nodes: Array.from({ length: 5_000 }, (_, i) => `master-${i}`) } };
+    const view = viewOfHealth({ ...health, signals: [huge, ...health.signals.slice(1)] });
+    expect(view.signals[0].evidence).toEqual({ omitted: expect.stringMatching(/^\d+ characters of evidence/) });
+    expect(view.signals[1]).toEqual(health.signals[1]);
   });
 });

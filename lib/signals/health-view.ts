@@ -1,6 +1,7 @@
 import type { KmsAgreement, KmsCell, KmsMatrix, KmsRow } from "@/lib/model/kms-types";
 import type { Signal } from "./signal-model";
 import type { ClusterHealth, ServerMatrix } from "./cluster-health";
+import { metricsInView } from "./metric-order";
 
 // What the health page shows first, whatever the size of the cluster: every count, the rows that need
 // attention (bounded) and the checks that are not passing (bounded); the healthy rows stay on the server and
@@ -12,6 +13,8 @@ export const ROWS_IN_VIEW = 50;
 export const SIGNALS_PER_KIND = 20;
 /** Rollup reasons, and the nodes named per KEK in the agreement, in view. */
 export const REASONS_IN_VIEW = 20;
+/** A signal's evidence in view up to this many characters of JSON (the KEK agreement of 5,000 nodes is far more). */
+export const EVIDENCE_IN_VIEW = 2_000;
 
 /** A row's class: healthy (every plugin reports healthy and fresh), unhealthy, unknown (stale, silent, clock ahead) or orphaned. */
 export type RowClass = "unhealthy" | "unknown" | "orphaned" | "healthy";
@@ -151,15 +154,24 @@ export function viewOfSignals(signals: Signal[]): { signals: Signal[]; signalTal
     else tally.set(key, { id: s.id, state: s.state, count: 1 });
   }
   const taken = new Map<string, number>();
-  const kept = signals.filter((s) => {
-    const key = `${s.id}\u0000${s.state}`;
-    if (s.state === "ok" && tally.get(key)!.count > SIGNALS_PER_KIND) return false;
-    const n = (taken.get(key) ?? 0) + 1;
-    taken.set(key, n);
-    return n <= SIGNALS_PER_KIND;
-  });
+  const kept = signals
+    .filter((s) => {
+      const key = `${s.id}\u0000${s.state}`;
+      if (s.state === "ok" && tally.get(key)!.count > SIGNALS_PER_KIND) return false;
+      const n = (taken.get(key) ?? 0) + 1;
+      taken.set(key, n);
+      return n <= SIGNALS_PER_KIND;
+    })
+    .map(boundEvidence);
   const signalTally = [...tally.values()].sort((a, b) => SEVERITY.indexOf(a.state) - SEVERITY.indexOf(b.state) || a.id.localeCompare(b.id));
   return { signals: kept, signalTally };
+}
+
+/** Evidence too large for the summary is named, not carried: the whole document and the node API have it. */
+function boundEvidence(signal: Signal): Signal {
+  if (signal.evidence === null || typeof signal.evidence !== "object") return signal;
+  const size = JSON.stringify(signal.evidence).length;
+  return size <= EVIDENCE_IN_VIEW ? signal : { ...signal, evidence: { omitted: `${size} characters of evidence; GET the whole health for them` } };
 }
 
 /** The health as the page first shows it: bounded at any cluster size, every count kept. */
@@ -170,6 +182,7 @@ export function viewOfHealth(health: ClusterHealth, rowsOf: (m: KmsMatrix) => He
     matrix: health.matrix ? viewOfMatrix(health.matrix, rowsOf(health.matrix)) : undefined,
     serverMatrices: health.serverMatrices.map((m) => ({ ...m, matrix: viewOfMatrix(m.matrix, rowsOf(m.matrix)) })),
     reasons: health.reasons.slice(0, REASONS_IN_VIEW),
+    metrics: metricsInView(health.metrics),
     reasonsTotal: health.reasons.length,
     signals,
     signalTally,
