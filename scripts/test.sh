@@ -57,4 +57,6 @@ step "unit and database tests"
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 step "end-to-end tests"
 npx playwright test
+step "end-to-end tests at 500 nodes (/health at scale)"
+npx playwright test -c e2e/health-scale.config.ts
 node scripts/test-summary.mjs
