@@ -3,7 +3,7 @@ import { z } from "zod";
 import { NotFound } from "@/lib/errors";
 import { decodeCursor } from "@/lib/signals/health-view";
 import { MATRIX_SERVERS, MAX_PAGE, matrixOf, nodeHealth, pageRows, ROW_FILTERS } from "@/lib/signals/health-rows";
-import { getVersionedHealth, getVersionedView, listMonitoredNames, rowsOf } from "@/lib/live/registry";
+import { getClusterHealth, getVersionedHealth, getVersionedView, listMonitoredNames, rowsOf } from "@/lib/live/registry";
 
 // GET /api/v1/clusters/{name}/health in its views: the whole document (no `view`), the summary the page shows
 // first (`view=summary`), a matrix's rows by page (`view=rows`), and one node (.../health/nodes/{node}).
@@ -48,16 +48,24 @@ function known(name: string): void {
   if (!listMonitoredNames().includes(name)) throw new NotFound(`no cluster named "${name}"`, { extra: { name, clusters: listMonitoredNames() } });
 }
 
+// The whole document of 5,000 nodes is 6.5 MB of JSON: written once per health the monitor publishes (every
+// poll), not once per request. A health is replaced, never changed, so its identity keys its text.
+const written = new WeakMap<object, { version: number; whole?: string; summary?: string }>();
+function writtenOnce(name: string, view: "whole" | "summary"): string | undefined {
+  const current = getClusterHealth(name);
+  const versioned = view === "whole" ? getVersionedHealth(name) : getVersionedView(name);
+  if (!current || !versioned) return undefined;
+  let kept = written.get(current);
+  if (kept?.version !== versioned.version) written.set(current, (kept = { version: versioned.version }));
+  return (kept[view] ??= JSON.stringify(versioned));
+}
+
 /** The view asked for, with the version of the last push; `pending` until the cluster is read once. */
 export function readHealthView(name: string, query: HealthQuery) {
   known(name);
-  if (query.view === "whole") {
-    const health = getVersionedHealth(name);
-    return health ? { health } : { pending: { name, summary: NOT_READ } };
-  }
-  if (query.view === "summary") {
-    const health = getVersionedView(name);
-    return health ? { health } : { pending: { name, summary: NOT_READ } };
+  if (query.view === "whole" || query.view === "summary") {
+    const text = writtenOnce(name, query.view);
+    return text === undefined ? { pending: { name, summary: NOT_READ } } : { text };
   }
   const rows = query as Extract<HealthQuery, { view: "rows" }>;
   const health = getVersionedHealth(name);

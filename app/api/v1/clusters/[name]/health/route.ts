@@ -13,5 +13,10 @@ export const GET = route({
   params: z.object({ name: z.string() }),
   search: HealthQuery,
   run: ({ params, query }) => readHealthView(params.name, query),
-  reply: (read) => ("health" in read ? json(read.health, { headers: { "Cache-Control": "no-store" } }) : json(read.pending, { status: 202 })),
+  reply: (read) =>
+    "text" in read
+      ? new Response(read.text, { headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } })
+      : "health" in read
+        ? json(read.health, { headers: { "Cache-Control": "no-store" } })
+        : json(read.pending, { status: 202 }),
 });
