@@ -21,7 +21,7 @@ export async function startServer(nodes: number, port: number, extraEnv: Record<
       PORT: String(port),
       HOST: "127.0.0.1",
       FAULTLINE_DEMO_NODES: String(nodes),
-      FAULTLINE_DATA_DIR: `.data/bench-health-${nodes}`,
+      FAULTLINE_DATA_DIR: `.data/bench-health-${nodes}-${port}`,
       NEXT_TELEMETRY_DISABLED: "1",
       ...extraEnv,
     },
