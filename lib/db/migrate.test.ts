@@ -107,24 +107,44 @@ describe("schema.prisma and the migrated database", () => {
     Boolean: "boolean",
     Json: "jsonb",
   };
+  /** A list field (`name Type[]` in schema.prisma; the generated data model does not say) is an array of the element's type. */
+  const ARRAY_OF: Record<string, string> = { String: "ARRAY of text", Int: "ARRAY of int4", DateTime: "ARRAY of timestamptz" };
 
   /** The data model Prisma generated from schema.prisma (lib/db/generated, by `prisma generate`). */
-  function generatedModel(): { models: Record<string, { dbName: string | null; fields: { name: string; kind: string; type: string; dbName?: string }[] }> } {
+  function generatedModel(): {
+    models: Record<string, { dbName: string | null; fields: { name: string; kind: string; type: string; dbName?: string }[] }>;
+  } {
     const source = readFileSync(path.join(process.cwd(), "lib/db/generated/internal/class.ts"), "utf8");
     const match = source.match(/config\.runtimeDataModel = JSON\.parse\(("(?:[^"\\]|\\.)*")\)/);
     if (!match) throw new Error("runtimeDataModel not found in the generated client; did the Prisma generator change?");
     return JSON.parse(JSON.parse(match[1]));
   }
 
+  function listFields(): Set<string> {
+    const schema = readFileSync(path.join(process.cwd(), "prisma/schema.prisma"), "utf8");
+    const lists = new Set<string>();
+    for (const [, model, body] of schema.matchAll(/^model (\w+) \{([^}]*)\}/gm)) {
+      for (const [, field] of body.matchAll(/^\s*(\w+)\s+\w+\[\]/gm)) lists.add(`${model}.${field}`);
+    }
+    return lists;
+  }
+
   it("has a table with matching columns and types for every model, and nothing more", async () => {
     await migrate(db.url);
-    const columns = await query<{ table_name: string; column_name: string; data_type: string }>(
-      `SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'`,
-    );
+    const columns = (
+      await query<{ table_name: string; column_name: string; data_type: string; udt_name: string }>(
+        `SELECT table_name, column_name, data_type, udt_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'`,
+      )
+    ).map(({ udt_name, ...c }) => ({ ...c, data_type: c.data_type === "ARRAY" ? `ARRAY of ${udt_name.replace(/^_/, "")}` : c.data_type }));
+    const lists = listFields();
     const expected = Object.entries(generatedModel().models).flatMap(([name, model]) =>
       model.fields
         .filter((f) => f.kind === "scalar" || f.kind === "enum")
-        .map((f) => ({ table_name: model.dbName ?? name, column_name: f.dbName ?? f.name, data_type: TYPES[f.type] ?? `(${f.type})` })),
+        .map((f) => ({
+          table_name: model.dbName ?? name,
+          column_name: f.dbName ?? f.name,
+          data_type: (lists.has(`${name}.${f.name}`) ? ARRAY_OF : TYPES)[f.type] ?? `(${f.type})`,
+        })),
     );
     const key = (c: { table_name: string; column_name: string }) => `${c.table_name}.${c.column_name}`;
     expect([...columns].sort((a, b) => key(a).localeCompare(key(b)))).toEqual([...expected].sort((a, b) => key(a).localeCompare(key(b))));
