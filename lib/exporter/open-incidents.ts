@@ -18,20 +18,24 @@ export interface OpenCount {
 }
 
 let cached: { at: number; counts: Promise<OpenCount[]> } | undefined;
+/** The last failure logged: the same reason is logged once, not at every scrape. */
+let logged: string | undefined;
 
 /** The counts, or undefined when the database cannot answer (the gauge is then left out, not zeroed). */
 export async function countOpenIncidents(now = Date.now()): Promise<OpenCount[] | undefined> {
   if (!cached || now - cached.at > CACHE_MS) cached = { at: now, counts: query() };
   try {
-    return await cached.counts;
+    const counts = await cached.counts;
+    logged = undefined;
+    return counts;
   } catch (error) {
     cached = undefined;
-    console.warn(
-      `[faultline] /metrics: could not count open incidents: ${String((error as Error).message)
-        .split("\n")
-        .pop()
-        ?.slice(0, 200)}`,
-    );
+    const reason = String((error as Error).message)
+      .split("\n")
+      .pop()
+      ?.slice(0, 200);
+    if (reason !== logged) console.warn(`[faultline] /metrics: could not count open incidents (left out until it can): ${reason}`);
+    logged = reason;
     return undefined;
   }
 }
