@@ -26,7 +26,9 @@ async function main(): Promise<void> {
       times.sort((a, b) => a - b);
       const ours = text.split("\n").filter((l) => l.startsWith("faultline_") && l.includes(`cluster="bench-${nodes}"`));
       const bytes = Buffer.byteLength(ours.join("\n"));
-      console.log(`${nodes} | ${health.signals.length} | ${ours.length} | ${bytes} of ${Buffer.byteLength(text)} | ${first.toFixed(1)} | ${times[5].toFixed(1)}`);
+      console.log(
+        `${nodes} | ${health.signals.length} | ${ours.length} | ${bytes} of ${Buffer.byteLength(text)} | ${first.toFixed(1)} | ${times[5].toFixed(1)}`,
+      );
     } finally {
       await sim.stop();
     }
