@@ -10,6 +10,7 @@ import { loadCatalog } from "@/lib/catalog/load";
 import { deriveMetricSignals } from "@/lib/signals/derive-metric-signals";
 import type { KmsMetrics } from "@/lib/sources/kms-metric-types";
 import { entriesBySignal, renderRuleFiles, type RuleGroups } from "./alert-rules";
+import { PLUGIN_SUBJECT } from "./kms-alerts";
 import { RULE_FILES } from "./rule-files";
 
 // The shipped rules (deploy/prometheus/): current with the catalog, the same in both files, naming real entries,
@@ -99,5 +100,23 @@ describe("the shipped alerting rules", () => {
     );
     const tests = read(RULE_FILES.tests);
     for (const subject of ["master-1/2", "10.0.0.12:8443", "master-0/1/circuit-breaker"]) expect(tests).toContain(`faultline_subject: ${subject}\n`);
+  });
+
+  it("are what the README's and docs/alertmanager.md's examples show: the token rule labels Faultline's <node>/<key_id> subject, and promtool accepts it", async () => {
+    for (const doc of ["README.md", "docs/alertmanager.md"]) {
+      const text = read(doc);
+      const example = text.slice(text.indexOf("- alert: KMSPluginTokenExpiring"));
+      expect(example.slice(0, 600), doc).toContain(`faultline_subject: "${PLUGIN_SUBJECT}"`);
+      expect(example.slice(0, 600), doc).toContain("faultline_signal: kms.auth.ttl-low");
+    }
+    const docs = read("docs/alertmanager.md");
+    const block = docs.slice(docs.indexOf("```yaml\ngroups:") + "```yaml\n".length);
+    const dir = await mkdtemp(path.join(tmpdir(), "faultline-doc-rules-"));
+    try {
+      await writeFile(path.join(dir, "doc.yml"), block.slice(0, block.indexOf("```")));
+      expect(await promtool("check", "rules", path.join(dir, "doc.yml"))).toMatch(/SUCCESS: 2 rules found/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
