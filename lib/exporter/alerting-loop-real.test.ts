@@ -142,6 +142,8 @@ describe("Faultline in the alerting loop (real Prometheus and Alertmanager)", ()
       const faultlineAlerts = delivered().filter((o) => o.alert.startsWith("Faultline"));
       expect(faultlineAlerts.filter((o) => o.incidentId !== incident.id || o.answered !== 200)).toEqual([]);
       expect(await db.prisma.incident.count({ where: { cluster: "demo", source: "alert" } })).toBe(0);
+      // Each alert met the member Faultline's own check made (same cluster, signal and subject): none made one of its own.
+      expect(await db.prisma.incidentMember.findMany({ where: { source: "alert" }, select: { fingerprint: true } })).toEqual([]);
       setScenario(sim.server.cluster, "openbao-sealed", false);
     },
   );
