@@ -98,6 +98,31 @@ describe("Faultline's own metrics", () => {
     expect(findSamples(parsed, "faultline_monitor_round_duration_seconds_count", { cluster: "demo" })[0]?.value).toBe(1);
   });
 
+  it("gives a state that began before a restart the start the store kept, and only when the state is the same", async () => {
+    const base = (await settledPoll(sim.entry)) as ClusterHealth;
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    const now = new Date();
+    const row = (signal: string, subject: string, state: string) => ({
+      cluster: "restarted",
+      signal,
+      subject,
+      state,
+      since: hourAgo,
+      detail: "",
+      updatedAt: now,
+    });
+    await db.prisma.signalState.createMany({ data: [row("openbao.sealed", "openbao", "ok"), row("openbao.unreachable", "openbao", "critical")] });
+    publishHealth({ ...base, name: "restarted" });
+    await scrape(); // the first sight of the cluster asks the store, once
+    await new Promise((r) => setTimeout(r, 500));
+    const { parsed } = await scrape();
+    const sinceOf = (signal: string) =>
+      findSamples(parsed, "faultline_signal_state_since_timestamp_seconds", { cluster: "restarted", signal, subject: "openbao" })[0]?.value;
+    expect(sinceOf("openbao.sealed")).toBe(hourAgo.getTime() / 1000);
+    // Stored as critical, ok now: the ok state began when this process saw it.
+    expect(sinceOf("openbao.unreachable")).toBeGreaterThan(hourAgo.getTime() / 1000 + 3_000);
+  });
+
   it("keeps at most the bound of subjects per signal, the failing ones first, counts the rest, and drops what is gone", async () => {
     const base = (await settledPoll(sim.entry)) as ClusterHealth;
     const many = Array.from({ length: 250 }, (_, i) => ({

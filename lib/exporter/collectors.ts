@@ -4,7 +4,7 @@ import { getMetrics, renderMetrics } from "@/lib/metrics";
 import { onHealth } from "@/lib/live/bus";
 import { getClusterHealth, listClusterHealth } from "@/lib/live/registry";
 import type { ClusterHealth } from "@/lib/signals/cluster-health";
-import { countOpenIncidents, INCIDENT_SEVERITIES } from "./open-incidents";
+import { countOpenIncidents, INCIDENT_SEVERITIES, loadStoredSince } from "./stored";
 import { boundSignals, labelValue, SIGNAL_STATES, sourceSeries } from "./signal-series";
 import { SinceTracker } from "./since";
 
@@ -29,10 +29,16 @@ function createExporter(registry: Registry): Exporter {
   const since = new SinceTracker();
   // A published health is never changed afterwards: what is derived from it is computed once, whatever scrapes.
   const tracked = new WeakSet<ClusterHealth>();
+  const seeded = new Set<string>();
   const track = (health: ClusterHealth) => {
     if (tracked.has(health)) return;
     tracked.add(health);
     since.observe(health.name, exportedSignals(health), Date.parse(health.checkedAt) || Date.now());
+    // Once per cluster and process: a state that began before a restart keeps its stored start.
+    if (!seeded.has(health.name)) {
+      seeded.add(health.name);
+      void loadStoredSince(health.name).then((rows) => since.seed(health.name, rows));
+    }
   };
   const derived = new WeakMap<ClusterHealth, { cluster: string; signals: ReturnType<typeof boundSignals>; sources: ReturnType<typeof sourceSeries> }>();
   const view = (h: ClusterHealth) => {

@@ -1,7 +1,7 @@
 import type { SignalStatus } from "@/lib/signals/signal-model";
 
 // Since when each exported signal has been in its state: the check time of the first health this process saw in
-// that state. Fed with every health the monitor publishes (not only at scrape time), forgetting what is gone.
+// that state, or the store's start of it when earlier. Fed with every published health, forgetting what is gone.
 
 interface Held {
   state: SignalStatus;
@@ -27,6 +27,19 @@ export class SinceTracker {
   since(cluster: string, signal: string, subject: string, state: SignalStatus): number | undefined {
     const held = this.clusters.get(cluster)?.get(`${signal}\u0000${subject}`);
     return held && held.state === state ? held.since : undefined;
+  }
+
+  /**
+   * What the store says a state began (signal_states.since, which outlives a restart): taken where the state is the
+   * same and began earlier than this process first saw it.
+   */
+  seed(cluster: string, rows: readonly { signal: string; subject: string; state: string; since: number }[]): void {
+    const held = this.clusters.get(cluster);
+    if (!held) return;
+    for (const row of rows) {
+      const entry = held.get(`${row.signal}\u0000${row.subject}`);
+      if (entry && entry.state === row.state && row.since < entry.since) entry.since = row.since;
+    }
   }
 
   /** Clusters no longer monitored are forgotten. */

@@ -2,8 +2,9 @@ import "server-only";
 import { getDb } from "@/lib/db/client";
 import { labelValue } from "./signal-series";
 
-// Unresolved incidents by cluster and severity for faultline_incidents_open: one grouped count, kept for a few
-// seconds so any number of scrapers costs the database one query per interval.
+// What the exporter reads from the database: unresolved incidents by cluster and severity for
+// faultline_incidents_open (one grouped count, kept for a few seconds so any number of scrapers costs one query per
+// interval), and the stored start of each signal's state once per cluster.
 
 /** Clusters named in the gauge; incidents of the others (alerts may name any cluster) are summed under OTHER. */
 export const INCIDENT_CLUSTERS_LIMIT = 100;
@@ -37,6 +38,16 @@ export async function countOpenIncidents(now = Date.now()): Promise<OpenCount[] 
     if (reason !== logged) console.warn(`[faultline] /metrics: could not count open incidents (left out until it can): ${reason}`);
     logged = reason;
     return undefined;
+  }
+}
+
+/** The stored start of each signal's state in a cluster, for since-when after a restart; none when the database cannot answer. */
+export async function loadStoredSince(cluster: string): Promise<{ signal: string; subject: string; state: string; since: number }[]> {
+  try {
+    const rows = await getDb().signalState.findMany({ where: { cluster }, select: { signal: true, subject: true, state: true, since: true } });
+    return rows.map((r) => ({ signal: r.signal, subject: labelValue(r.subject), state: r.state, since: r.since.getTime() }));
+  } catch {
+    return []; // the process's own first sight stands
   }
 }
 
