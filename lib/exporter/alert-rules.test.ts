@@ -89,6 +89,9 @@ describe("the shipped alerting rules", () => {
         tokenTtl: answered([series({ node: "master-1", key_id: "2", instance: "10.0.0.11:8443" }, 100), series({ instance: "10.0.0.12:8443" }, 60)]),
         certificateTtl: answered([]),
         circuitBreaker: answered([series({ node: "master-0", key_id: "1", instance: "10.0.0.10:8443" }, 1)]),
+        requestRate: answered([series({ node: "master-1", instance: "10.0.0.11:6443", provider_name: "kms-provider-1", method: "Decrypt" }, 1.1)]),
+        errorRate: answered([series({ node: "master-1", instance: "10.0.0.11:6443", provider_name: "kms-provider-1", method: "Decrypt" }, 0.1)]),
+        identityWrites: answered([series({ node: "master-0", instance: "10.0.0.10:6443", resource: "secrets" }, 5)]),
       },
       errors: [],
     } as unknown as KmsMetrics;
@@ -96,10 +99,17 @@ describe("the shipped alerting rules", () => {
       .filter((s) => s.state === "critical")
       .map((s) => `${s.id} ${s.subject}`);
     expect(firing).toEqual(
-      expect.arrayContaining(["kms.auth.ttl-low master-1/2", "kms.auth.ttl-low 10.0.0.12:8443", "kms.plugin.unhealthy master-0/1/circuit-breaker"]),
+      expect.arrayContaining([
+        "kms.auth.ttl-low master-1/2",
+        "kms.auth.ttl-low 10.0.0.12:8443",
+        "kms.plugin.unhealthy master-0/1/circuit-breaker",
+        "kms.decrypt.errors master-1/kms-provider-1",
+        "encryption.identity-fallback master-0/secrets",
+      ]),
     );
     const tests = read(RULE_FILES.tests);
-    for (const subject of ["master-1/2", "10.0.0.12:8443", "master-0/1/circuit-breaker"]) expect(tests).toContain(`faultline_subject: ${subject}\n`);
+    for (const subject of ["master-1/2", "10.0.0.12:8443", "master-0/1/circuit-breaker", "master-1/kms-provider-1", "master-0/secrets"])
+      expect(tests).toContain(`faultline_subject: ${subject}\n`);
   });
 
   it("are what the README's and docs/alertmanager.md's examples show: the token rule labels Faultline's <node>/<key_id> subject, and promtool accepts it", async () => {
