@@ -92,6 +92,7 @@ describe("the shipped alerting rules", () => {
         requestRate: answered([series({ node: "master-1", instance: "10.0.0.11:6443", provider_name: "kms-provider-1", method: "Decrypt" }, 1.1)]),
         errorRate: answered([series({ node: "master-1", instance: "10.0.0.11:6443", provider_name: "kms-provider-1", method: "Decrypt" }, 0.1)]),
         identityWrites: answered([series({ node: "master-0", instance: "10.0.0.10:6443", resource: "secrets" }, 5)]),
+        latencyP99: answered([series({ node: "master-2", instance: "10.0.0.12:6443", provider_name: "kms-provider-1", method: "Status" }, 2.476)]),
       },
       errors: [],
     } as unknown as KmsMetrics;
@@ -105,10 +106,18 @@ describe("the shipped alerting rules", () => {
         "kms.plugin.unhealthy master-0/1/circuit-breaker",
         "kms.decrypt.errors master-1/kms-provider-1",
         "encryption.identity-fallback master-0/secrets",
+        "kms.latency.high master-2/kms-provider-1",
       ]),
     );
     const tests = read(RULE_FILES.tests);
-    for (const subject of ["master-1/2", "10.0.0.12:8443", "master-0/1/circuit-breaker", "master-1/kms-provider-1", "master-0/secrets"])
+    for (const subject of [
+      "master-1/2",
+      "10.0.0.12:8443",
+      "master-0/1/circuit-breaker",
+      "master-1/kms-provider-1",
+      "master-0/secrets",
+      "master-2/kms-provider-1",
+    ])
       expect(tests).toContain(`faultline_subject: ${subject}\n`);
   });
 
