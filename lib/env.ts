@@ -31,7 +31,13 @@ const machineToken = z
   .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces, as a bearer token is sent");
 
 // FAULTLINE_NOTIFY_WEBHOOKS holds receiver URLs, and a Slack webhook's URL is its secret.
-const SECRET_VARIABLES = new Set(["DATABASE_URL", "FAULTLINE_WEBHOOK_TOKEN", "FAULTLINE_METRICS_TOKEN", "FAULTLINE_OIDC_CLIENT_SECRET", "FAULTLINE_NOTIFY_WEBHOOKS"]);
+const SECRET_VARIABLES = new Set([
+  "DATABASE_URL",
+  "FAULTLINE_WEBHOOK_TOKEN",
+  "FAULTLINE_METRICS_TOKEN",
+  "FAULTLINE_OIDC_CLIENT_SECRET",
+  "FAULTLINE_NOTIFY_WEBHOOKS",
+]);
 
 export const EnvSchema = z
   .object({

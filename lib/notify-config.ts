@@ -29,7 +29,10 @@ export const NotifyReceiver = z.strictObject({
     .regex(/^[A-Z_][A-Z0-9_]{0,127}$/, "must be the name of an environment variable (A-Z, 0-9, _)")
     .optional(),
   /** The kinds to send; all when absent. */
-  events: z.array(z.enum(NOTIFICATION_KINDS, { message: `must be one of ${NOTIFICATION_KINDS.join(", ")}` })).min(1, "must name at least one kind").optional(),
+  events: z
+    .array(z.enum(NOTIFICATION_KINDS, { message: `must be one of ${NOTIFICATION_KINDS.join(", ")}` }))
+    .min(1, "must name at least one kind")
+    .optional(),
   timeoutSeconds: z.number().min(1, "must be 1-60").max(60, "must be 1-60").default(10),
 });
 export type NotifyReceiver = z.infer<typeof NotifyReceiver> & { token?: string };

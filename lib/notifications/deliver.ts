@@ -7,6 +7,8 @@ import { isRetryableStatus, parseRetryAfter, type AttemptResult } from "./retry"
 // is its secret. Redirects are not followed (a receiver that moved is a configuration to fix, not to guess).
 
 const REASON_BYTES = 200;
+// fetch() refuses the ports browsers block (6000, 6667...); that will not change by retrying.
+const BAD_PORT = "fetch refuses this port (one browsers block); use another port";
 
 /** The first bytes of an answer, as text fit for the timeline. */
 async function bodyExcerpt(response: Response): Promise<string> {
@@ -15,7 +17,13 @@ async function bodyExcerpt(response: Response): Promise<string> {
     if (!reader) return "";
     const { value } = await reader.read();
     await reader.cancel().catch(() => undefined);
-    return cleanText(new TextDecoder().decode((value ?? new Uint8Array()).slice(0, REASON_BYTES)).replace(/\s+/g, " ").trim(), REASON_BYTES);
+    return cleanText(
+      new TextDecoder()
+        .decode((value ?? new Uint8Array()).slice(0, REASON_BYTES))
+        .replace(/\s+/g, " ")
+        .trim(),
+      REASON_BYTES,
+    );
   } catch {
     return "";
   }
@@ -24,6 +32,7 @@ async function bodyExcerpt(response: Response): Promise<string> {
 /** Why a request failed, without the URL (undici's messages can carry it). */
 function networkReason(error: unknown, timeoutSeconds: number): string {
   const e = error as { name?: string; cause?: { code?: string; message?: string } };
+  if (e.cause?.message === "bad port") return BAD_PORT;
   if (e.name === "TimeoutError" || e.name === "AbortError") return `no answer within ${timeoutSeconds} s`;
   const code = e.cause?.code;
   if (code === "ECONNREFUSED") return "connection refused";
@@ -51,7 +60,8 @@ export async function deliver(receiver: NotifyReceiver, snapshot: NotificationSn
       signal: AbortSignal.timeout(receiver.timeoutSeconds * 1000),
     });
   } catch (error) {
-    return { ok: false, permanent: false, reason: networkReason(error, receiver.timeoutSeconds) };
+    const reason = networkReason(error, receiver.timeoutSeconds);
+    return { ok: false, permanent: reason === BAD_PORT, reason };
   }
   if (response.status >= 200 && response.status < 300) {
     await response.body?.cancel().catch(() => undefined);
@@ -59,7 +69,8 @@ export async function deliver(receiver: NotifyReceiver, snapshot: NotificationSn
   }
   const excerpt = await bodyExcerpt(response);
   const reason = `HTTP ${response.status}${excerpt ? `: ${excerpt}` : ""}`;
-  if (response.status >= 300 && response.status < 400) return { ok: false, permanent: true, status: response.status, reason: `${reason} (redirects are not followed)` };
+  if (response.status >= 300 && response.status < 400)
+    return { ok: false, permanent: true, status: response.status, reason: `${reason} (redirects are not followed)` };
   if (!isRetryableStatus(response.status)) return { ok: false, permanent: true, status: response.status, reason };
   return { ok: false, permanent: false, status: response.status, reason, retryAfterSeconds: parseRetryAfter(response.headers.get("retry-after")) };
 }

@@ -37,7 +37,12 @@ export async function enqueueNotification(tx: Tx, change: Change, receivers: Not
  * "Suspect changed" is a change of the top suspect's failure mode. The first ranking made in the moment the incident
  * opened or reopened is not one: the opened or reopened notification carries it.
  */
-export function isSuspectChange(before: string | undefined, after: string | undefined, incident: { openedAt: Date; reopenedAt: Date | null }, now: Date): boolean {
+export function isSuspectChange(
+  before: string | undefined,
+  after: string | undefined,
+  incident: { openedAt: Date; reopenedAt: Date | null },
+  now: Date,
+): boolean {
   if (!after || before === after) return false;
   const atChange = incident.openedAt.getTime() === now.getTime() || incident.reopenedAt?.getTime() === now.getTime();
   return before !== undefined || !atChange;

@@ -7,9 +7,20 @@ const snapshot: NotificationSnapshot = {
   occurredAt: "2026-11-23T15:00:00.000Z",
   actor: "alertmanager",
   summary: "opened: <!channel> & friends",
-  incident: { id: 7, title: "KMS <@U123> down & <https://evil.example|click>", status: "open", severity: "critical", cluster: "prod", link: "https://faultline.example.org/incidents/7" },
+  incident: {
+    id: 7,
+    title: "KMS <@U123> down & <https://evil.example|click>",
+    status: "open",
+    severity: "critical",
+    cluster: "prod",
+    link: "https://faultline.example.org/incidents/7",
+  },
   suspects: [{ id: "openbao-sealed", title: "OpenBao sealed", confidence: 0.996, link: "https://faultline.example.org/catalog/openbao-sealed" }],
-  runbook: { id: "openbao-sealed-or-unreachable", title: "OpenBao sealed", link: "https://faultline.example.org/runbooks/openbao-sealed-or-unreachable?path=A" },
+  runbook: {
+    id: "openbao-sealed-or-unreachable",
+    title: "OpenBao sealed",
+    link: "https://faultline.example.org/runbooks/openbao-sealed-or-unreachable?path=A",
+  },
 };
 
 describe("notification bodies", () => {

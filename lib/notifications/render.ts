@@ -31,7 +31,11 @@ function runbookFor(entryId: string, base: string): NotificationSnapshot["runboo
   const links = listRunbookLinksTo(entryId).sort((a, b) => a.path.split(".").length - b.path.split(".").length);
   const best = links[0];
   if (!best) return null;
-  return { id: best.runbook.id, title: best.runbook.title, link: `${base}/runbooks/${encodeURIComponent(best.runbook.id)}?path=${encodeURIComponent(best.path)}` };
+  return {
+    id: best.runbook.id,
+    title: best.runbook.title,
+    link: `${base}/runbooks/${encodeURIComponent(best.runbook.id)}?path=${encodeURIComponent(best.path)}`,
+  };
 }
 
 export async function renderSnapshot(tx: Tx, row: Row, base: string): Promise<NotificationSnapshot> {

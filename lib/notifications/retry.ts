@@ -3,9 +3,7 @@ import type { NotifyRetry } from "@/lib/notify-config";
 // When to try a notification again, and whether to: pure, so the schedule is tested without a receiver.
 
 /** What one attempt came to, as the worker records it. */
-export type AttemptResult =
-  | { ok: true; status: number }
-  | { ok: false; permanent: boolean; reason: string; status?: number; retryAfterSeconds?: number };
+export type AttemptResult = { ok: true; status: number } | { ok: false; permanent: boolean; reason: string; status?: number; retryAfterSeconds?: number };
 
 /**
  * The delay after the `attempt`-th failed attempt (1-based): first, 2×first, 4×first... up to the cap, with

@@ -13,7 +13,8 @@ export function startNotifications(version: string): RunningWorker {
   if (store[KEY]) return store[KEY];
   const env = loadEnv();
   const receivers = env.FAULTLINE_NOTIFY_WEBHOOKS;
-  if (receivers.length > 0) console.log(`[faultline] notifications to ${receivers.map((r) => `${r.name} (${r.format})`).join(", ")}; links to ${publicUrl(env)}`);
+  if (receivers.length > 0)
+    console.log(`[faultline] notifications to ${receivers.map((r) => `${r.name} (${r.format})`).join(", ")}; links to ${publicUrl(env)}`);
   store[KEY] = startWorker(getDb(), {
     receivers,
     retry: env.FAULTLINE_NOTIFY_RETRY,

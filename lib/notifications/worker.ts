@@ -33,7 +33,17 @@ interface ClaimedRow extends Claimed {
 /** Leases the due rows for this pass; each counts as an attempt from here on, even if the process dies. */
 async function claim(db: PrismaClient, batch: number, leaseSeconds: number): Promise<ClaimedRow[]> {
   const rows = await db.$queryRaw<
-    { id: bigint; incident_id: number; event_id: bigint; kind: string; receiver: string; idempotency_key: string; attempts: number; payload: unknown; age: number }[]
+    {
+      id: bigint;
+      incident_id: number;
+      event_id: bigint;
+      kind: string;
+      receiver: string;
+      idempotency_key: string;
+      attempts: number;
+      payload: unknown;
+      age: number;
+    }[]
   >`
     UPDATE "notification_outbox" o SET "attempts" = o."attempts" + 1, "next_attempt_at" = now() + make_interval(secs => ${leaseSeconds})
     WHERE o."id" IN (
