@@ -20,7 +20,12 @@ export interface TestReceiver {
   /** Keys answered with a 2xx, counted: more than 1 is a duplicate delivery that dedupe absorbed. */
   delivered: Map<string, number>;
   /** Decides each answer: a status (and headers); default 200. */
-  answer: (req: { key: string; body: Record<string, unknown>; n: number }) => { status: number; headers?: Record<string, string>; delayMs?: number };
+  answer: (req: { key: string; body: Record<string, unknown>; n: number }) => {
+    status: number;
+    headers?: Record<string, string>;
+    delayMs?: number;
+    body?: string;
+  };
   close: () => Promise<void>;
 }
 
@@ -49,7 +54,7 @@ export async function startTestReceiver(port = 0): Promise<TestReceiver> {
         receiver.requests.push({ key, body, headers: req.headers, status: decided.status, at: Date.now() });
         if (decided.status >= 200 && decided.status < 300) receiver.delivered.set(key, (receiver.delivered.get(key) ?? 0) + 1);
         res.writeHead(decided.status, { "content-type": "text/plain", ...decided.headers });
-        res.end(decided.status < 300 ? "ok" : `refused ${decided.status}`);
+        res.end(decided.body ?? (decided.status < 300 ? "ok" : `refused ${decided.status}`));
       };
       if (decided.delayMs) setTimeout(reply, decided.delayMs);
       else reply();

@@ -54,7 +54,12 @@ const member = (subject: string) => ({
   detail: "sealed",
   severity: "critical" as const,
 });
-const open = (subject: string) => inTransaction(prisma, (tx) => openIncident(tx, [member(subject)], { now: new Date(), reason: "(test)" }));
+/** Opens an incident and waits until its "opened" rows are due (an opening waits a second for its suspects). */
+async function open(subject: string) {
+  const opened = await inTransaction(prisma, (tx) => openIncident(tx, [member(subject)], { now: new Date(), reason: "(test)" }));
+  await new Promise((r) => setTimeout(r, 1050));
+  return opened;
+}
 const rows = (incidentId: number) => prisma.notificationOutbox.findMany({ where: { incidentId }, orderBy: { id: "asc" } });
 const events = async (incidentId: number, receiver?: string) =>
   (await prisma.incidentEvent.findMany({ where: { incidentId, kind: { startsWith: "notification_" } }, orderBy: { id: "asc" } }))
@@ -139,16 +144,15 @@ describe("the outbox", () => {
 
   it("a 4xx other than 408/429 is a permanent failure, shown with the receiver's reason, cleaned", async () => {
     const { incidentId } = await open("refused");
-    hook.answer = () => ({ status: 404 });
+    hook.answer = () => ({ status: 404, body: `no\u0000such  hook\n\n${"x".repeat(500)}` });
     await deliverDue(prisma, options({ receivers: [receivers[0]] }));
     await deliverDue(prisma, options({ receivers: [receivers[0]] }));
     const [row] = await rows(incidentId);
-    expect(row).toMatchObject({ status: "failed", attempts: 1, lastError: "HTTP 404: refused 404" });
+    // The first 200 bytes, whitespace folded, a NUL replaced visibly.
+    const reason = `HTTP 404: no\uFFFDsuch hook ${"x".repeat(185)}`;
+    expect(row).toMatchObject({ status: "failed", attempts: 1, lastError: reason });
     expect(hook.requests).toHaveLength(1);
-    expect((await events(incidentId, "hook"))[0]).toEqual({
-      kind: "notification_failed",
-      summary: 'notification "opened" to hook: failed: HTTP 404: refused 404',
-    });
+    expect((await events(incidentId, "hook"))[0]).toEqual({ kind: "notification_failed", summary: `notification "opened" to hook: failed: ${reason}` });
     // The other receiver, gone from the configuration, fails visibly instead of waiting for ever.
     const chat = (await rows(incidentId))[1];
     expect(chat).toMatchObject({ status: "failed", lastError: "receiver chat is no longer configured (FAULTLINE_NOTIFY_WEBHOOKS)" });

@@ -20,6 +20,14 @@ export function idempotencyKey(incidentId: number, eventId: bigint, receiver: st
   return `faultline-${incidentId}-${eventId}-${receiver}`;
 }
 
+/**
+ * An alert's incident is ranked in the transaction after the one that opens it (lib/incidents/ingest-alerts.ts), and
+ * the body is fixed at the first attempt: an opening or reopening waits a second so that its suspects are in it.
+ */
+export function firstAttemptDelaySeconds(kind: NotificationKind): number {
+  return kind === "opened" || kind === "reopened" ? 1 : 0;
+}
+
 /** Writes one outbox row per configured receiver that wants this kind; returns how many. */
 export async function enqueueNotification(tx: Tx, change: Change, receivers: NotifyReceiver[] = loadEnv().FAULTLINE_NOTIFY_WEBHOOKS): Promise<number> {
   let written = 0;
@@ -27,7 +35,8 @@ export async function enqueueNotification(tx: Tx, change: Change, receivers: Not
     if (r.events && !r.events.includes(change.kind)) continue;
     written += await tx.$executeRaw`
       INSERT INTO "notification_outbox" ("incident_id", "event_id", "kind", "receiver", "idempotency_key", "created_at", "next_attempt_at")
-      VALUES (${change.incidentId}, ${change.eventId}, ${change.kind}, ${r.name}, ${idempotencyKey(change.incidentId, change.eventId, r.name)}, now(), now())
+      VALUES (${change.incidentId}, ${change.eventId}, ${change.kind}, ${r.name}, ${idempotencyKey(change.incidentId, change.eventId, r.name)}, now(),
+              now() + make_interval(secs => ${firstAttemptDelaySeconds(change.kind)}))
       ON CONFLICT ("idempotency_key") DO NOTHING`;
   }
   return written;

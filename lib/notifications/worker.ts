@@ -24,6 +24,9 @@ export interface WorkerOptions {
   log?: (line: string) => void;
 }
 
+/** Past the attempt's timeout: time to render the body and record the outcome. */
+const LEASE_MARGIN_SECONDS = 5;
+
 interface ClaimedRow extends Claimed {
   eventId: bigint;
   payload: NotificationSnapshot | null;
@@ -85,7 +88,7 @@ async function attempt(db: PrismaClient, row: ClaimedRow, opts: WorkerOptions): 
 
 /** One pass: claims what is due and attempts it all; returns how many rows it attempted. */
 export async function deliverDue(db: PrismaClient, opts: WorkerOptions): Promise<number> {
-  const leaseSeconds = Math.max(10, ...opts.receivers.map((r) => r.timeoutSeconds)) + 10;
+  const leaseSeconds = Math.max(1, ...opts.receivers.map((r) => r.timeoutSeconds)) + LEASE_MARGIN_SECONDS;
   const rows = await claim(db, opts.batch ?? 16, leaseSeconds);
   if (rows.length === 0) return 0;
   const outcomes = await Promise.allSettled(rows.map((row) => attempt(db, row, opts)));
