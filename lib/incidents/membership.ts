@@ -6,7 +6,7 @@ import { fingerprintOf } from "./fingerprint";
 import { isHealthy, type IncidentView, type Severity } from "./rules";
 import { neededSignals, rankSuspects, suspectsChanged, type Suspect } from "./suspects";
 import { autoTitle } from "./title";
-import { enqueueNotification, isSuspectChange } from "@/lib/notifications/outbox";
+import { enqueueNotification, isSuspectChange, releaseOpenings } from "@/lib/notifications/outbox";
 import { appendEvent, appendEventId, RaceLost, type Tx } from "./tx";
 
 // The writes every path shares (rules, alerts, people): open, join, reopen and resolve an incident, and
@@ -233,6 +233,7 @@ export async function refreshSuspects(
   healthyNow?: { signal: string; subject: string }[],
 ): Promise<void> {
   const incident = await tx.incident.findUniqueOrThrow({ where: { id: incidentId }, include: { members: true } });
+  await releaseOpenings(tx, incidentId); // its opened/reopened notifications go out with this ranking
   const activeMembers = incident.members.filter((m) => !isHealthy(m.state));
   const links = (incident.links ?? {}) as Links;
   if (activeMembers.length === 0 && !links.catalog?.length) return; // all healthy: keep what was suspected

@@ -54,12 +54,14 @@ const member = (subject: string) => ({
   detail: "sealed",
   severity: "critical" as const,
 });
-/** Opens an incident and waits until its "opened" rows are due (an opening waits a second for its suspects). */
-async function open(subject: string) {
-  const opened = await inTransaction(prisma, (tx) => openIncident(tx, [member(subject)], { now: new Date(), reason: "(test)" }));
-  await new Promise((r) => setTimeout(r, 1050));
-  return opened;
-}
+/** Opens an incident and ranks its suspects, as every path does; its "opened" rows are due once that commits. */
+const open = (subject: string) =>
+  inTransaction(prisma, async (tx) => {
+    const now = new Date();
+    const opened = await openIncident(tx, [member(subject)], { now, reason: "(test)" });
+    await refreshSuspects(tx, opened.incidentId, now);
+    return opened;
+  });
 const rows = (incidentId: number) => prisma.notificationOutbox.findMany({ where: { incidentId }, orderBy: { id: "asc" } });
 const events = async (incidentId: number, receiver?: string) =>
   (await prisma.incidentEvent.findMany({ where: { incidentId, kind: { startsWith: "notification_" } }, orderBy: { id: "asc" } }))
@@ -93,6 +95,17 @@ describe("the outbox", () => {
     expect(written.map((r) => `${r.kind}->${r.receiver}`)).toEqual(["opened->hook", "opened->chat", "acknowledged->hook", "resolved->hook", "resolved->chat"]);
     expect(new Set(written.map((r) => r.idempotencyKey)).size).toBe(5);
     expect(written[0].idempotencyKey).toBe(`faultline-${incidentId}-${written[0].eventId}-hook`);
+  });
+
+  it("an opening waits for its suspects when they are ranked in a later transaction (as for an alert), then carries them", async () => {
+    const now = new Date();
+    const { incidentId } = await inTransaction(prisma, (tx) =>
+      openIncident(tx, [member("ranked-later")], { now, reason: "(test)", links: { catalog: [{ id: "openbao-sealed", by: "test" }] } }),
+    );
+    expect(await deliverDue(prisma, options())).toBe(0);
+    await inTransaction(prisma, (tx) => refreshSuspects(tx, incidentId, now));
+    await drain();
+    expect((hook.requests.find((r) => r.key.endsWith("-hook"))!.body.suspects as { id: string }[])[0].id).toBe("openbao-sealed");
   });
 
   it("delivers each once, with the key as a header and in the body, and says so on the timeline", async () => {

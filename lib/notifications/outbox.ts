@@ -21,11 +21,21 @@ export function idempotencyKey(incidentId: number, eventId: bigint, receiver: st
 }
 
 /**
- * An alert's incident is ranked in the transaction after the one that opens it (lib/incidents/ingest-alerts.ts), and
- * the body is fixed at the first attempt: an opening or reopening waits a second so that its suspects are in it.
+ * The body is fixed at the first attempt, and an opening's suspects are ranked after it: in the same transaction by
+ * the rules, in the next one for an alert (lib/incidents/ingest-alerts.ts). So an opening or reopening waits until
+ * refreshSuspects releases it (releaseOpenings), or this long if nothing does (a crash between the two).
  */
+export const OPENING_WAIT_SECONDS = 10;
+
 export function firstAttemptDelaySeconds(kind: NotificationKind): number {
-  return kind === "opened" || kind === "reopened" ? 1 : 0;
+  return kind === "opened" || kind === "reopened" ? OPENING_WAIT_SECONDS : 0;
+}
+
+/** Called where an incident's suspects are ranked: its waiting openings become due when that commits. */
+export async function releaseOpenings(tx: Tx, incidentId: number): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE "notification_outbox" SET "next_attempt_at" = now()
+    WHERE "incident_id" = ${incidentId} AND "status" = 'pending' AND "attempts" = 0 AND "kind" IN ('opened', 'reopened')`;
 }
 
 /** Writes one outbox row per configured receiver that wants this kind; returns how many. */
