@@ -155,6 +155,15 @@ describe("the outbox", () => {
     ]);
   });
 
+  it("a receiver hears of one incident's changes in order, even when the first is retried", async () => {
+    const { incidentId } = await open("in-order");
+    await acknowledgeIncident(prisma, incidentId, { actor: "ana" });
+    await resolveIncident(prisma, incidentId, { actor: "ana" });
+    hook.answer = ({ n }) => ({ status: n === 0 ? 503 : 200 });
+    await drain(options({ receivers: [receivers[0]] }));
+    expect(hook.requests.map((r) => `${r.body.kind} ${r.status}`)).toEqual(["opened 503", "opened 200", "acknowledged 200", "resolved 200"]);
+  });
+
   it("a 4xx other than 408/429 is a permanent failure, shown with the receiver's reason, cleaned", async () => {
     const { incidentId } = await open("refused");
     hook.answer = () => ({ status: 404, body: `no\u0000such  hook\n\n${"x".repeat(500)}` });

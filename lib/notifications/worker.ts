@@ -33,7 +33,11 @@ interface ClaimedRow extends Claimed {
   ageSeconds: number;
 }
 
-/** Leases the due rows for this pass; each counts as an attempt from here on, even if the process dies. */
+/**
+ * Leases the due rows for this pass; each counts as an attempt from here on, even if the process dies. Only the
+ * oldest pending row of an incident and receiver is claimable, so a receiver hears of an incident's changes in order
+ * (never "resolved" before "opened"); one that fails for good stops holding the others back.
+ */
 async function claim(db: PrismaClient, batch: number, leaseSeconds: number): Promise<ClaimedRow[]> {
   const rows = await db.$queryRaw<
     {
@@ -50,8 +54,11 @@ async function claim(db: PrismaClient, batch: number, leaseSeconds: number): Pro
   >`
     UPDATE "notification_outbox" o SET "attempts" = o."attempts" + 1, "next_attempt_at" = now() + make_interval(secs => ${leaseSeconds})
     WHERE o."id" IN (
-      SELECT "id" FROM "notification_outbox" WHERE "status" = 'pending' AND "next_attempt_at" <= now()
-      ORDER BY "next_attempt_at", "id" LIMIT ${batch} FOR UPDATE SKIP LOCKED)
+      SELECT h."id" FROM "notification_outbox" h
+      WHERE h."status" = 'pending' AND h."next_attempt_at" <= now()
+        AND NOT EXISTS (SELECT 1 FROM "notification_outbox" e
+                        WHERE e."incident_id" = h."incident_id" AND e."receiver" = h."receiver" AND e."status" = 'pending' AND e."id" < h."id")
+      ORDER BY h."next_attempt_at", h."id" LIMIT ${batch} FOR UPDATE SKIP LOCKED)
     RETURNING o."id", o."incident_id", o."event_id", o."kind", o."receiver", o."idempotency_key", o."attempts", o."payload",
               extract(epoch FROM now() - o."created_at")::float8 AS "age"`;
   return rows.map((r) => ({
@@ -101,7 +108,7 @@ export interface RunningWorker {
   stop: () => Promise<void>;
 }
 
-/** Runs passes until stopped: at once again while there is more due, else every pollMs; a database error waits 5 s. */
+/** Runs passes until stopped: at once again after a pass that attempted something, else every pollMs; a database error waits 5 s. */
 export function startWorker(db: PrismaClient, opts: WorkerOptions): RunningWorker {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -110,8 +117,8 @@ export function startWorker(db: PrismaClient, opts: WorkerOptions): RunningWorke
   const pass = async () => {
     let delay = opts.pollMs ?? 500;
     try {
-      const n = await deliverDue(db, opts);
-      if (n >= (opts.batch ?? 16)) delay = 0;
+      // Something was attempted: the next change of the same incident may be claimable now.
+      if ((await deliverDue(db, opts)) > 0) delay = 0;
       lastError = "";
     } catch (error) {
       const message = (error as Error).message?.split("\n").pop() ?? String(error);

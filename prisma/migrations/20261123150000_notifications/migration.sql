@@ -21,7 +21,8 @@ CREATE TABLE "notification_outbox" (
 );
 
 CREATE UNIQUE INDEX "notification_outbox_idempotency_key_key" ON "notification_outbox"("idempotency_key");
-CREATE INDEX "notification_outbox_incident_id_idx" ON "notification_outbox"("incident_id");
+-- The worker claims only the oldest pending row of an incident and receiver (changes arrive in order).
+CREATE INDEX "notification_outbox_incident_id_receiver_id_idx" ON "notification_outbox"("incident_id", "receiver", "id");
 -- What the worker asks for every pass: the pending rows that are due, soonest first.
 CREATE INDEX "notification_outbox_due_idx" ON "notification_outbox"("next_attempt_at") WHERE "status" = 'pending';
 
