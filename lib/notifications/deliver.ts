@@ -67,7 +67,8 @@ export async function deliver(receiver: NotifyReceiver, snapshot: NotificationSn
     await response.body?.cancel().catch(() => undefined);
     return { ok: true, status: response.status };
   }
-  const excerpt = await bodyExcerpt(response);
+  // A receiver that echoes the request back must not put its token on the timeline.
+  const excerpt = receiver.token ? (await bodyExcerpt(response)).replaceAll(receiver.token, "[token]") : await bodyExcerpt(response);
   const reason = `HTTP ${response.status}${excerpt ? `: ${excerpt}` : ""}`;
   if (response.status >= 300 && response.status < 400)
     return { ok: false, permanent: true, status: response.status, reason: `${reason} (redirects are not followed)` };

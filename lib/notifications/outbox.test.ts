@@ -175,6 +175,13 @@ describe("the outbox", () => {
     expect(row).toMatchObject({ status: "failed", attempts: 1, lastError: reason });
     expect(hook.requests).toHaveLength(1);
     expect((await events(incidentId, "hook"))[0]).toEqual({ kind: "notification_failed", summary: `notification "opened" to hook: failed: ${reason}` });
+    // A receiver echoing the request: its bearer token does not reach the timeline.
+    const { incidentId: echoed } = await open("echoes-token");
+    hook.answer = () => ({ status: 401, body: "bad Authorization: Bearer s3cret-token-value-1" });
+    await deliverDue(prisma, options({ receivers: [{ ...receivers[0], token: "s3cret-token-value-1" }] }));
+    expect(hook.requests.at(-1)!.headers.authorization).toBe("Bearer s3cret-token-value-1");
+    expect((await rows(echoed))[0].lastError).toBe("HTTP 401: bad Authorization: Bearer [token]");
+    expect(JSON.stringify(await events(echoed))).not.toContain("s3cret");
     // The other receiver, gone from the configuration, fails visibly instead of waiting for ever.
     const chat = (await rows(incidentId))[1];
     expect(chat).toMatchObject({ status: "failed", lastError: "receiver chat is no longer configured (FAULTLINE_NOTIFY_WEBHOOKS)" });
