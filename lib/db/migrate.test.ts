@@ -126,6 +126,11 @@ describe("schema.prisma and the migrated database", () => {
         .filter((f) => f.kind === "scalar" || f.kind === "enum")
         .map((f) => ({ table_name: model.dbName ?? name, column_name: f.dbName ?? f.name, data_type: TYPES[f.type] ?? `(${f.type})` })),
     );
+    // Columns of a type Prisma does not map (Unsupported("tsvector")) are left out of the generated model: read them from schema.prisma.
+    const schema = readFileSync(path.join(process.cwd(), "prisma/schema.prisma"), "utf8");
+    for (const [, body, table] of schema.matchAll(/^model \w+ \{\n([\s\S]*?)@@map\("(\w+)"\)/gm))
+      for (const [, column, type] of body.matchAll(/^\s+(\w+)\s+Unsupported\("(\w+)"\)/gm))
+        expected.push({ table_name: table, column_name: column, data_type: type });
     const key = (c: { table_name: string; column_name: string }) => `${c.table_name}.${c.column_name}`;
     expect([...columns].sort((a, b) => key(a).localeCompare(key(b)))).toEqual([...expected].sort((a, b) => key(a).localeCompare(key(b))));
   });
