@@ -50,10 +50,10 @@ export interface IncidentPage {
 
 type Row = Omit<IncidentSummary, "members" | "topSuspect"> & { members: bigint; top: { id: string; title: string } | null; attention: number; listedAt: Date };
 
-/** One term as a tsquery: its words as a phrase, the last one a prefix unless it was quoted. */
+/** One term as a tsquery: a word as a prefix, or a phrase exactly (phraseto_tsquery parses as the document was). */
 function termQuery(term: SearchTerm): Prisma.Sql {
   const phrase = Prisma.sql`phraseto_tsquery('simple', ${term.words})`;
-  const query = term.prefix ? Prisma.sql`(CASE WHEN ${phrase}::text = '' THEN ${phrase} ELSE (${phrase}::text || ':*')::tsquery END)` : phrase;
+  const query = term.kind === "prefix" ? Prisma.sql`(CASE WHEN ${phrase}::text = '' THEN ${phrase} ELSE (${phrase}::text || ':*')::tsquery END)` : phrase;
   return term.exclude ? Prisma.sql`!!${query}` : query;
 }
 
@@ -96,11 +96,11 @@ export async function listIncidentPage(db: Db, filter: IncidentFilter = {}): Pro
     WHERE ${Prisma.join(where, " AND ")}
     ORDER BY i."attention" DESC, i."listed_at" DESC, i."id" DESC
     LIMIT ${limit + 1}`;
-  const last = rows.length > limit ? rows[limit - 1] : undefined;
-  return {
-    incidents: rows.slice(0, limit).map(({ top, members, attention: _a, listedAt: _l, ...row }) => ({ ...row, members: Number(members), topSuspect: top })),
-    next: last ? encodeCursor(last) : null,
-  };
+  const page = rows.slice(0, limit).map(({ top, members, attention, listedAt, ...row }) => ({
+    summary: { ...row, members: Number(members), topSuspect: top },
+    key: { attention, listedAt, id: row.id },
+  }));
+  return { incidents: page.map((p) => p.summary), next: rows.length > limit ? encodeCursor(page[limit - 1].key) : null };
 }
 
 /** The first page's rows (listIncidentPage without its cursor). */

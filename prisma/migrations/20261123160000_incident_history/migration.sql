@@ -13,11 +13,18 @@ CREATE INDEX "incidents_attention_listed_at_id_idx" ON "incidents"("attention" D
 CREATE INDEX "incidents_cluster_attention_listed_at_id_idx" ON "incidents"("cluster", "attention" DESC, "listed_at" DESC, "id" DESC);
 CREATE INDEX "incidents_listed_at_id_idx" ON "incidents"("listed_at" DESC, "id" DESC);
 
--- The search document. Punctuation becomes spaces before PostgreSQL's parser sees it ("node-1/kms-a" would
--- otherwise be the tokens "node", "-1", "/kms-a"); the query side does the same (lib/incidents/search.ts).
--- Bounded to 100,000 characters so a document never reaches tsvector's 1 MB limit.
+-- The search document's words. Punctuation becomes spaces before PostgreSQL's parser sees it ("node-1/kms-a" would
+-- otherwise be the tokens "node", "-1", "/kms-a"), so phrases match part by part; and each punctuated word (up to
+-- 200 characters) adds its parts joined from each of its first 7 parts on ("node1kmsa 1kmsa kmsa"), so a search
+-- for "kms-a" or "node-1/kms" is one prefix lookup ("kmsa:*", "node1kms:*") instead of a phrase to recheck.
+-- lib/incidents/search.ts builds queries the same way. Bounded to 100,000 characters (tsvector holds 1 MB).
 CREATE FUNCTION "incident_search_words"("text" TEXT) RETURNS TEXT LANGUAGE sql IMMUTABLE PARALLEL SAFE
-  RETURN translate(left("text", 100000), '/._:-@=,;()[]{}"''<>|\+*&^%$#!?~`', repeat(' ', 33));
+RETURN translate(left("text", 100000), '/._:-@=,;()[]{}"''<>|\+*&^%$#!?~`', repeat(' ', 33)) || ' ' || COALESCE((
+  SELECT string_agg(array_to_string(a.p[k:], ''), ' ')
+  FROM regexp_matches(left("text", 100000), '[^\s/._:@=,;()\[\]{}"''<>|\\+*&^%$#!?~`-]+(?:[/._:@=,;()\[\]{}"''<>|\\+*&^%$#!?~`-]+[^\s/._:@=,;()\[\]{}"''<>|\\+*&^%$#!?~`-]+)+', 'g') AS m,
+       LATERAL (SELECT regexp_split_to_array(m[1], '[/._:@=,;()\[\]{}"''<>|\\+*&^%$#!?~`-]+') AS p) a,
+       LATERAL generate_series(1, least(array_length(a.p, 1), 8) - 1) k
+  WHERE length(m[1]) <= 200), '');
 
 CREATE TABLE "incident_search" (
     "incident_id" INTEGER NOT NULL,
