@@ -5,7 +5,7 @@
 // pages by cursor, filtered lists, searches, an incident's detail and the /incidents page. Prints p50 and p95.
 // A query the server refuses (an older build without cursors or search) is reported as such, not measured.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -104,6 +104,7 @@ async function cursors(base: string, query: string, pages: number): Promise<stri
 
 async function main() {
   const dir = await mkdtemp(path.join(tmpdir(), "faultline-bench-incidents-"));
+  await chmod(dir, 0o711); // as root, PostgreSQL runs as "postgres" and must reach its data directory
   const db = await startEmbeddedPostgres(path.join(dir, "data"), () => undefined);
   let server: ChildProcess | undefined;
   try {
