@@ -9,6 +9,8 @@ import { acknowledgeIncident, addNote, resolveIncident } from "./actions";
 import { applyRound } from "./apply-round";
 import { countIncidentsByStatus, foldCounts } from "./counts";
 import type { IncidentHistory } from "./history";
+import { listIncidents } from "./queries";
+import { IncidentListQuery } from "./schemas";
 
 // The incident history through GET /api/v1/incidents on a real PostgreSQL: pages by cursor, search, time range
 // and counts, as a browser or a script paging through a year of incidents sees them.
@@ -145,7 +147,17 @@ describe("search and time range", () => {
     sealed = (await applyRound(prisma, "search", firing, at(2), config)).opened[0];
     await incident("search", "resolved", "warning", at(-86_400 * 40), { title: "Quasar relay unreachable (relay)", subject: "relay" });
   });
-  const found = async (q: string, extra = "") => (await list(`cluster=search&q=${encodeURIComponent(q)}${extra}`)).body.incidents.map((i) => i.id);
+  const found = async (q: string, extra = "") => {
+    const ids = (await list(`cluster=search&q=${encodeURIComponent(q)}${extra}`)).body.incidents.map((i) => i.id);
+    // Both ways of searching (all matches from the index, sorted; or the list's index walked) give the same page.
+    const filter = IncidentListQuery.parse({ cluster: "search", q, ...Object.fromEntries(new URLSearchParams(extra)) });
+    for (const searchPlan of ["gather", "walk"] as const)
+      expect(
+        (await listIncidents(prisma, { ...filter, searchPlan })).map((i) => i.id),
+        searchPlan,
+      ).toEqual(ids);
+    return ids;
+  };
 
   it("finds incidents by title, suspect id and title, with prefixes, phrases, exclusions and `or`", async () => {
     expect(await found("sealed")).toEqual([sealed]);
@@ -199,6 +211,11 @@ describe("search and time range", () => {
     expect((await found("quasar", `&from=${at(-86_400 * 39).toISOString()}`)).length).toBe(0);
     const bad = await list(`from=2026-02-30&to=yesterday`);
     expect([bad.status, Object.keys(bad.body.fields!)]).toEqual([400, ["from", "to"]]);
+    for (const edge of ["to=9999-12-31", "from=1969-12-31T23:59:59Z", "to=+010000-01-01T00:00:00Z", "from=2026-03-01T12:00:00"]) {
+      const { status } = await list(edge);
+      expect(status, edge).toBe(400);
+    }
+    expect((await list("from=1970-01-01&to=9999-12-30T00:00:00Z")).status).toBe(200);
     const reversed = await list(`from=2026-03-02&to=2026-03-01`);
     expect([reversed.status, reversed.body.fields]).toEqual([400, { to: ["must be after from"] }]);
   });

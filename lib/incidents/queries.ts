@@ -1,6 +1,7 @@
 import { Prisma } from "@/lib/db/generated/client";
 import { encodeCursor, type ListKey } from "./cursor";
 import type { SearchQuery, SearchTerm } from "./search";
+import { estimateMatches } from "./search-estimate";
 import type { Db } from "./tx";
 
 // Reads for the API and the pages. Lists put what needs attention first: open, then acknowledged, then
@@ -21,6 +22,8 @@ export interface IncidentFilter {
   /** Rows after this one in the list's order (a decoded `next`). */
   cursor?: ListKey;
   limit?: number;
+  /** How to search: chosen from the estimated matches unless given (tests hold both ways to the same answer). */
+  searchPlan?: "gather" | "walk";
 }
 
 export interface IncidentSummary {
@@ -53,7 +56,8 @@ type Row = Omit<IncidentSummary, "members" | "topSuspect"> & { members: bigint; 
 /** One term as a tsquery: a word as a prefix, or a phrase exactly (phraseto_tsquery parses as the document was). */
 function termQuery(term: SearchTerm): Prisma.Sql {
   const phrase = Prisma.sql`phraseto_tsquery('simple', ${term.words})`;
-  const query = term.kind === "prefix" ? Prisma.sql`(CASE WHEN ${phrase}::text = '' THEN ${phrase} ELSE (${phrase}::text || ':*')::tsquery END)` : phrase;
+  let query = term.kind === "prefix" ? Prisma.sql`(CASE WHEN ${phrase}::text = '' THEN ${phrase} ELSE (${phrase}::text || ':*')::tsquery END)` : phrase;
+  for (const joined of term.joined ?? []) query = Prisma.sql`(${query} && phraseto_tsquery('simple', ${joined}))`;
   return term.exclude ? Prisma.sql`!!${query}` : query;
 }
 
@@ -65,13 +69,6 @@ function searchQuery(groups: SearchQuery): Prisma.Sql {
 }
 
 const FEW_MATCHES = 3_000;
-
-/** How many incidents the planner expects a search to match (ANALYZE keeps 10,000 common words: the migration). */
-async function estimateMatches(db: Db, query: Prisma.Sql): Promise<number> {
-  const [row] = await db.$queryRaw<{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }[]>`
-    EXPLAIN (FORMAT JSON) SELECT 1 FROM "incident_search" s WHERE s."document" @@ (${query})`;
-  return row["QUERY PLAN"][0].Plan["Plan Rows"];
-}
 
 /**
  * A page of the list in "needs attention first" order (attention, then opened or reopened, then id, all
@@ -91,28 +88,34 @@ export async function listIncidentPage(db: Db, filter: IncidentFilter = {}): Pro
     if (filter.q.length === 0) return { incidents: [], next: null };
     const query = searchQuery(filter.q);
     // Few matches: take them all from the GIN index and sort them. Many: walk the list's index and check each row
-    // (dense matches fill a page after a few hundred rows). The planner assumes matches spread evenly and walks
-    // too often; a subject's incidents cluster in the order, so we choose from its estimate of the match count.
+    // (dense matches fill a page after a few hundred rows). The planner's own choice assumes words independent and
+    // matches spread evenly; a subject's incidents cluster in the order, so the choice is made here.
     where.push(
-      (await estimateMatches(db, query)) <= FEW_MATCHES
+      (filter.searchPlan ?? ((await estimateMatches(db, filter.q)) <= FEW_MATCHES ? "gather" : "walk")) === "gather"
         ? Prisma.sql`i."id" = ANY(ARRAY(SELECT s."incident_id" FROM "incident_search" s WHERE s."document" @@ (${query})))`
-        : Prisma.sql`EXISTS (SELECT 1 FROM "incident_search" s WHERE s."incident_id" = i."id" AND s."document" @@ (${query}))`,
+        : // A scalar subquery, so the planner cannot turn it into a GIN scan of every match.
+          Prisma.sql`(SELECT s."document" FROM "incident_search" s WHERE s."incident_id" = i."id") @@ (${query})`,
     );
   }
   if (filter.cursor) {
     const { attention, listedAt, id } = filter.cursor;
     where.push(Prisma.sql`(i."attention", i."listed_at", i."id") < (${attention}::int, ${listedAt}::timestamptz, ${id}::int)`);
   }
+  // The page's keys first, from the index alone; then its rows. Asked for whole rows at once, the planner may
+  // rather read the table and sort it when it misjudges how many rows a filter keeps.
   const rows = await db.$queryRaw<Row[]>`
+    WITH "page" AS MATERIALIZED (
+      SELECT i."id" FROM "incidents" i
+      WHERE ${Prisma.join(where, " AND ")}
+      ORDER BY i."attention" DESC, i."listed_at" DESC, i."id" DESC
+      LIMIT ${limit + 1})
     SELECT i."id", i."cluster", i."title", i."severity", i."status", i."source", i."signal", i."subject", i."opened_at" AS "openedAt",
            i."acknowledged_at" AS "acknowledgedAt", i."resolved_at" AS "resolvedAt", i."reopened_at" AS "reopenedAt", i."last_seen_at" AS "lastSeenAt", i."reopen_count" AS "reopenCount",
            i."attention", i."listed_at" AS "listedAt",
            (SELECT count(*) FROM "incident_members" m WHERE m."incident_id" = i."id") AS "members",
            CASE WHEN jsonb_array_length(i."suspects") > 0 THEN jsonb_build_object('id', i."suspects"->0->'id', 'title', i."suspects"->0->'title') END AS "top"
-    FROM "incidents" i
-    WHERE ${Prisma.join(where, " AND ")}
-    ORDER BY i."attention" DESC, i."listed_at" DESC, i."id" DESC
-    LIMIT ${limit + 1}`;
+    FROM "page" p JOIN "incidents" i ON i."id" = p."id"
+    ORDER BY i."attention" DESC, i."listed_at" DESC, i."id" DESC`;
   const page = rows.slice(0, limit).map(({ top, members, attention, listedAt, ...row }) => ({
     summary: { ...row, members: Number(members), topSuspect: top },
     key: { attention, listedAt, id: row.id },

@@ -32,11 +32,12 @@ const moment = (edge: "start" | "end") =>
       ctx.addIssue({ code: "custom", message: "must be a date (2026-03-01) or a time with its offset (2026-03-01T12:00:00Z)" });
       return z.NEVER;
     }
+    if (day && edge === "end") instant.setUTCDate(instant.getUTCDate() + 1);
+    // PostgreSQL and the driver's ISO text agree on these years only.
     if (instant.getUTCFullYear() < 1970 || instant.getUTCFullYear() > 9999) {
       ctx.addIssue({ code: "custom", message: "must be between the years 1970 and 9999" });
       return z.NEVER;
     }
-    if (day && edge === "end") instant.setUTCDate(instant.getUTCDate() + 1);
     return instant;
   });
 

@@ -8,7 +8,7 @@ describe("parseSearch", () => {
       [
         { kind: "prefix", words: "seal", exclude: false },
         { kind: "prefix", words: "node1kmsa", exclude: false },
-        { kind: "phrase", words: "kube apiserver kms providers", exclude: false },
+        { kind: "phrase", words: "kube apiserver kms providers", joined: ["kubeapiserver", "kmsproviders"], exclude: false },
       ],
     ]);
   });

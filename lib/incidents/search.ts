@@ -9,6 +9,8 @@ export interface SearchTerm {
   kind: "prefix" | "phrase";
   /** The word, or the phrase's words separated by single spaces; lowercase, no punctuation. */
   words: string;
+  /** A phrase's punctuated words, joined as the document also holds them: they must be there too (an index lookup). */
+  joined?: string[];
   exclude: boolean;
 }
 
@@ -24,13 +26,26 @@ const PUNCTUATION = /[/._:\-@=,;()[\]{}"'<>|\\+*&^%$#!?~`]+/g;
 const OTHER = /[^\p{L}\p{N}\p{M}\s/._:\-@=,;()[\]{}"'<>|\\+*&^%$#!?~`]/gu;
 const wordsOf = (text: string) => text.replace(PUNCTUATION, " ").replace(/\s+/g, " ").trim().toLowerCase();
 
-/** A bare word: joined when the document holds it joined (at most 200 characters and 8 parts), else a phrase. */
+/** A word as the document holds it joined (at most 200 characters and 8 parts), or undefined. */
+function joinedOf(text: string): string | undefined {
+  const parts = wordsOf(text).split(" ");
+  return parts.length > 1 && text.length <= 200 && parts.length <= 8 ? parts.join("") : undefined;
+}
+
+/** A bare word: one prefix (a punctuated one joined), or a phrase when too long to be held joined. */
 function bareTerm(text: string, exclude: boolean): SearchTerm | undefined {
   const words = wordsOf(text);
   if (!words) return undefined;
-  const parts = words.split(" ");
-  if (parts.length === 1 || (text.length <= 200 && parts.length <= 8)) return { kind: "prefix", words: parts.join(""), exclude };
-  return { kind: "phrase", words, exclude };
+  if (!words.includes(" ")) return { kind: "prefix", words, exclude };
+  const joined = joinedOf(text);
+  return joined ? { kind: "prefix", words: joined, exclude } : { kind: "phrase", words, exclude };
+}
+
+function phraseTerm(text: string, exclude: boolean): SearchTerm | undefined {
+  const words = wordsOf(text);
+  if (!words) return undefined;
+  const joined = text.split(/\s+/).flatMap((chunk) => joinedOf(chunk) ?? []);
+  return joined.length ? { kind: "phrase", words, joined, exclude } : { kind: "phrase", words, exclude };
 }
 
 /** Terms of a search; an empty list when nothing searchable is left. At most MAX_TERMS terms are kept. */
@@ -46,8 +61,7 @@ export function parseSearch(text: string): SearchQuery {
       continue;
     }
     const exclude = quoted !== undefined ? minus === "-" : bare.startsWith("-") && bare.length > 1;
-    const words = quoted !== undefined ? wordsOf(quoted) : "";
-    const term = quoted !== undefined ? (words ? { kind: "phrase" as const, words, exclude } : undefined) : bareTerm(exclude ? bare.slice(1) : bare, exclude);
+    const term = quoted !== undefined ? phraseTerm(quoted, exclude) : bareTerm(exclude ? bare.slice(1) : bare, exclude);
     if (!term) continue;
     groups[groups.length - 1].push(term);
     kept++;

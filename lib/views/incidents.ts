@@ -28,7 +28,10 @@ export interface IncidentFiltersData {
 
 export function readIncidentFilters(raw: SearchParams): IncidentFiltersData {
   const values = Object.fromEntries(FILTER_KEYS.map((k) => [k, first(raw[k])])) as FilterValues;
-  const given: Record<string, string> = Object.fromEntries(Object.entries({ ...values, cursor: first(raw.cursor) }).filter(([, v]) => v));
+  // The page size and the cursor come from links, not the form.
+  const given: Record<string, string> = Object.fromEntries(
+    Object.entries({ ...values, limit: first(raw.limit), cursor: first(raw.cursor) }).filter(([, v]) => v),
+  );
   let parsed = IncidentListQuery.safeParse(given);
   const errors = parsed.success ? {} : fieldErrors(parsed.error);
   // What is wrong is left out (and shown); the rest still filters.
