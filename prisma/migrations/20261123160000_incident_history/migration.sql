@@ -65,25 +65,29 @@ CREATE TRIGGER "incidents_search_update" AFTER UPDATE OF "title", "signal", "sub
 
 -- Members and notes only ever arrive (members keep their subject; the timeline is append-only), so they are appended.
 -- The extra text stops growing at 60,000 characters: an incident with thousands of notes stays findable by its first ones.
-CREATE FUNCTION "incident_search_append"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Members come in bulk (an alert group), so per statement; notes one at a time, and a row trigger with WHEN leaves the
+-- timeline's other inserts (a delivery of 100,000 alerts) without a transition table to fill.
+CREATE FUNCTION "incident_search_members"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_TABLE_NAME = 'incident_members' THEN
-    UPDATE "incident_search" s SET "extra" = left(s."extra" || ' ' || a."words", 60000)
-    FROM (SELECT "incident_id", string_agg("signal" || ' ' || "subject", ' ') AS "words" FROM new_rows GROUP BY "incident_id") a
-    WHERE s."incident_id" = a."incident_id" AND length(s."extra") < 60000;
-  ELSE
-    UPDATE "incident_search" s SET "extra" = left(s."extra" || ' ' || a."words", 60000)
-    FROM (SELECT "incident_id", string_agg(left(COALESCE("payload"->>'text', "payload"->>'note'), 10000), ' ') AS "words" FROM new_rows
-          WHERE ("kind" = 'note' OR "kind" = 'status_change') AND COALESCE("payload"->>'text', "payload"->>'note') IS NOT NULL GROUP BY "incident_id") a
-    WHERE s."incident_id" = a."incident_id" AND length(s."extra") < 60000;
-  END IF;
+  UPDATE "incident_search" s SET "extra" = left(s."extra" || ' ' || a."words", 60000)
+  FROM (SELECT "incident_id", string_agg("signal" || ' ' || "subject", ' ') AS "words" FROM new_rows GROUP BY "incident_id") a
+  WHERE s."incident_id" = a."incident_id" AND length(s."extra") < 60000;
   RETURN NULL;
 END;
 $$;
 CREATE TRIGGER "incident_members_search" AFTER INSERT ON "incident_members"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "incident_search_append"();
-CREATE TRIGGER "incident_events_search" AFTER INSERT ON "incident_events"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "incident_search_append"();
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "incident_search_members"();
+
+CREATE FUNCTION "incident_search_note"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE "incident_search" SET "extra" = left("extra" || ' ' || left(COALESCE(NEW."payload"->>'text', NEW."payload"->>'note'), 10000), 60000)
+  WHERE "incident_id" = NEW."incident_id" AND length("extra") < 60000;
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER "incident_events_search" AFTER INSERT ON "incident_events" FOR EACH ROW
+  WHEN (NEW."kind" IN ('note', 'status_change') AND COALESCE(NEW."payload"->>'text', NEW."payload"->>'note') IS NOT NULL)
+  EXECUTE FUNCTION "incident_search_note"();
 
 INSERT INTO "incident_search" ("incident_id", "head", "extra")
 SELECT i."id", "incident_search_head"(i), left(concat_ws(' ',
@@ -102,6 +106,8 @@ CREATE TABLE "incident_status_counts" (
     CONSTRAINT "incident_status_counts_pkey" PRIMARY KEY ("id")
 );
 
+-- Inserts per statement (an alert group opens many at once); changes per row, only when status or cluster change, so
+-- the frequent updates of last_seen_at and suspects capture nothing.
 CREATE FUNCTION "incident_status_count"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
@@ -109,22 +115,16 @@ BEGIN
   ELSIF TG_OP = 'DELETE' THEN
     INSERT INTO "incident_status_counts" ("cluster", "status", "delta") SELECT "cluster", "status", -count(*) FROM old_rows GROUP BY 1, 2;
   ELSE
-    INSERT INTO "incident_status_counts" ("cluster", "status", "delta")
-    SELECT c, s, sum(d) FROM (
-      SELECT o."cluster" AS c, o."status" AS s, -1 AS d FROM old_rows o JOIN new_rows n ON n."id" = o."id"
-        WHERE (o."status", o."cluster") IS DISTINCT FROM (n."status", n."cluster")
-      UNION ALL
-      SELECT n."cluster", n."status", 1 FROM old_rows o JOIN new_rows n ON n."id" = o."id"
-        WHERE (o."status", o."cluster") IS DISTINCT FROM (n."status", n."cluster")) changed
-    GROUP BY 1, 2;
+    INSERT INTO "incident_status_counts" ("cluster", "status", "delta") VALUES (OLD."cluster", OLD."status", -1), (NEW."cluster", NEW."status", 1);
   END IF;
   RETURN NULL;
 END;
 $$;
 CREATE TRIGGER "incidents_count_insert" AFTER INSERT ON "incidents"
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "incident_status_count"();
-CREATE TRIGGER "incidents_count_update" AFTER UPDATE ON "incidents"
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "incident_status_count"();
+CREATE TRIGGER "incidents_count_update" AFTER UPDATE OF "status", "cluster" ON "incidents" FOR EACH ROW
+  WHEN (OLD."status" IS DISTINCT FROM NEW."status" OR OLD."cluster" IS DISTINCT FROM NEW."cluster")
+  EXECUTE FUNCTION "incident_status_count"();
 CREATE TRIGGER "incidents_count_delete" AFTER DELETE ON "incidents"
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "incident_status_count"();
 
