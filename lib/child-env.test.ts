@@ -12,6 +12,7 @@ describe("a child process's environment", () => {
       FAULTLINE_OPENBAO_TOKEN: "hvs.not-for-children",
       AWS_SECRET_ACCESS_KEY: "aws-not-for-children",
       PGPASSWORD: "pg-not-for-children",
+      FAULTLINE_NOTIFY_WEBHOOKS: '[{"name":"chat","url":"https://hooks.slack.com/services/T0/B0/not-for-children"}]',
       NODE_ENV: "production" as const,
       NEXT_TELEMETRY_DISABLED: "1",
       FAULTLINE_DEMO: "off",

@@ -3,7 +3,8 @@
 // database password) nor anything named like a token, password, secret, key or credential.
 
 const NEEDED = /^(PATH|HOME|TMPDIR|TMP|TEMP|LANG|LANGUAGE|LC_[A-Z]+|TZ|NODE_OPTIONS|NODE_ENV|NEXT_TELEMETRY_DISABLED|NEXT_PUBLIC_\w+|FAULTLINE_\w+|CI)$/;
-const SECRET = /TOKEN|PASSWORD|PASSWD|SECRET|KEY|CREDENTIAL|DATABASE_URL/i;
+// FAULTLINE_NOTIFY_WEBHOOKS: receiver URLs, and a Slack webhook's URL is its secret.
+const SECRET = /TOKEN|PASSWORD|PASSWD|SECRET|KEY|CREDENTIAL|DATABASE_URL|WEBHOOKS/i;
 
 /** The part of `env` a child may inherit. */
 export function childEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

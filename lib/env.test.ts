@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_RULES_CONFIG } from "./incident-rules-config";
+import { DEFAULT_NOTIFY_RETRY } from "./notify-config";
 import { EnvError, parseEnv } from "./env";
 
 describe("environment", () => {
@@ -21,6 +22,8 @@ describe("environment", () => {
       FAULTLINE_PROXY_EMAIL_HEADER: "X-Forwarded-Email",
       FAULTLINE_PROXY_GROUPS_HEADER: "X-Forwarded-Groups",
       FAULTLINE_OIDC_GROUPS_CLAIM: "groups",
+      FAULTLINE_NOTIFY_WEBHOOKS: [],
+      FAULTLINE_NOTIFY_RETRY: DEFAULT_NOTIFY_RETRY,
     });
   });
 
@@ -150,5 +153,55 @@ describe("environment", () => {
     expect(() => parseEnv({ FAULTLINE_PROXY_SOURCES: "10.0.0.0/33" })).toThrow(/FAULTLINE_PROXY_SOURCES .*prefix length must be 0-32/);
     expect(() => parseEnv({ FAULTLINE_PROXY_SOURCES: "proxy.internal" })).toThrow(/FAULTLINE_PROXY_SOURCES .*is not an address or CIDR range/);
     expect(() => parseEnv({ FAULTLINE_OIDC_ISSUER: "http://sso.example.org" })).toThrow(/FAULTLINE_OIDC_ISSUER .*https:/);
+  });
+
+  it("reads notification receivers, fills each bearer token from the variable it names, and names a bad field without echoing URLs or tokens", () => {
+    const hooks = JSON.stringify([
+      { name: "pager", url: "https://hooks.example.org/x", tokenEnv: "PAGER_TOKEN", events: ["opened", "resolved"] },
+      { name: "chat", url: "https://hooks.slack.com/services/T0/B0/secretpart", format: "slack" },
+    ]);
+    const env = parseEnv({ FAULTLINE_NOTIFY_WEBHOOKS: hooks, PAGER_TOKEN: "tok-123", FAULTLINE_PUBLIC_URL: "https://faultline.example.org/" });
+    expect(env.FAULTLINE_NOTIFY_WEBHOOKS).toEqual([
+      {
+        name: "pager",
+        url: "https://hooks.example.org/x",
+        tokenEnv: "PAGER_TOKEN",
+        events: ["opened", "resolved"],
+        format: "json",
+        timeoutSeconds: 10,
+        token: "tok-123",
+      },
+      { name: "chat", url: "https://hooks.slack.com/services/T0/B0/secretpart", format: "slack", timeoutSeconds: 10 },
+    ]);
+    expect(env.FAULTLINE_PUBLIC_URL).toBe("https://faultline.example.org");
+    const refusal = (vars: Record<string, string>) => {
+      try {
+        parseEnv(vars);
+      } catch (error) {
+        expect(error).toBeInstanceOf(EnvError);
+        return (error as Error).message;
+      }
+      throw new Error("accepted");
+    };
+    const secretUrl = "ftp://hooks.slack.com/services/T0/B0/secretpart";
+    const bad = refusal({ FAULTLINE_NOTIFY_WEBHOOKS: JSON.stringify([{ name: "chat", url: secretUrl }]) });
+    expect(bad).toBe(
+      "Invalid environment variable FAULTLINE_NOTIFY_WEBHOOKS: 0.url: must be an http:// or https:// URL without user:password@ (a bearer token goes in tokenEnv)",
+    );
+    expect(refusal({ FAULTLINE_NOTIFY_WEBHOOKS: JSON.stringify([{ name: "a", url: "https://x.example", format: "teams" }]) })).toMatch(
+      /: 0\.format: must be json or slack$/,
+    );
+    expect(refusal({ FAULTLINE_NOTIFY_WEBHOOKS: JSON.stringify([{ name: "a", url: "https://x.example", events: ["paged"] }]) })).toMatch(
+      /: 0\.events\.0: must be one of opened/,
+    );
+    expect(refusal({ FAULTLINE_NOTIFY_WEBHOOKS: "[{" })).toMatch(/FAULTLINE_NOTIFY_WEBHOOKS: must be JSON such as/);
+    expect(refusal({ FAULTLINE_NOTIFY_WEBHOOKS: JSON.stringify([{ name: "a", url: "https://x.example", tokenEnv: "NOPE" }]) })).toBe(
+      'Invalid environment variable FAULTLINE_NOTIFY_WEBHOOKS: receiver "a": tokenEnv NOPE is not set',
+    );
+    expect(refusal({ FAULTLINE_NOTIFY_WEBHOOKS: JSON.stringify([{ name: "a", url: "https://x.example", tokenEnv: "T" }]), T: "has space" })).not.toContain(
+      "has space",
+    );
+    expect(refusal({ FAULTLINE_NOTIFY_RETRY: '{"maxAttempts":0}' })).toMatch(/FAULTLINE_NOTIFY_RETRY .*maxAttempts/);
+    expect(refusal({ FAULTLINE_PUBLIC_URL: "javascript:alert(1)" })).toMatch(/^Invalid environment variable FAULTLINE_PUBLIC_URL/);
   });
 });

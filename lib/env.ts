@@ -3,6 +3,7 @@ import { z } from "zod";
 import { authVars, checkAuthVars } from "@/lib/auth-config";
 import { parseHostEntry } from "@/lib/host-entry";
 import { IncidentRulesConfig } from "@/lib/incident-rules-config";
+import { DEFAULT_NOTIFY_RETRY, jsonVar, NotifyReceivers, NotifyRetry, resolveTokens } from "@/lib/notify-config";
 
 // The one place that reads process.env. Everything else asks loadEnv().
 
@@ -29,7 +30,14 @@ const machineToken = z
   .max(4096, "must be at most 4096 characters")
   .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces, as a bearer token is sent");
 
-const SECRET_VARIABLES = new Set(["DATABASE_URL", "FAULTLINE_WEBHOOK_TOKEN", "FAULTLINE_METRICS_TOKEN", "FAULTLINE_OIDC_CLIENT_SECRET"]);
+// FAULTLINE_NOTIFY_WEBHOOKS holds receiver URLs, and a Slack webhook's URL is its secret.
+const SECRET_VARIABLES = new Set([
+  "DATABASE_URL",
+  "FAULTLINE_WEBHOOK_TOKEN",
+  "FAULTLINE_METRICS_TOKEN",
+  "FAULTLINE_OIDC_CLIENT_SECRET",
+  "FAULTLINE_NOTIFY_WEBHOOKS",
+]);
 
 export const EnvSchema = z
   .object({
@@ -103,6 +111,21 @@ export const EnvSchema = z
         ctx.addIssue({ code: "custom", message: `${issue.path.join(".") || "value"}: ${issue.message}` });
         return z.NEVER;
       }),
+    // Incident notifications (docs/notifications.md): the receivers, how retries go, and the address links point at.
+    FAULTLINE_NOTIFY_WEBHOOKS: jsonVar(NotifyReceivers, '[{"name":"pager","url":"https://hooks.example.org/faultline","format":"json"}]').default([]),
+    FAULTLINE_NOTIFY_RETRY: jsonVar(NotifyRetry, '{"maxAttempts":20,"capSeconds":300}').default(DEFAULT_NOTIFY_RETRY),
+    FAULTLINE_PUBLIC_URL: z
+      .string()
+      .refine((value) => {
+        try {
+          const url = new URL(value);
+          return (url.protocol === "http:" || url.protocol === "https:") && url.search === "" && url.hash === "";
+        } catch {
+          return false;
+        }
+      }, "must be the http:// or https:// address people open Faultline at, without ?query or #fragment")
+      .transform((value) => value.replace(/\/+$/, ""))
+      .optional(),
     ...authVars,
   })
   .superRefine((env, ctx) => checkAuthVars(env, isLoopbackHost, ctx));
@@ -115,7 +138,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   // An empty variable means "not set", as shells and .env files usually intend.
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
   const result = EnvSchema.safeParse(cleaned);
-  if (result.success) return result.data;
+  if (result.success) {
+    const receivers = resolveTokens(result.data.FAULTLINE_NOTIFY_WEBHOOKS, cleaned);
+    if (typeof receivers === "string") throw new EnvError(`Invalid environment variable FAULTLINE_NOTIFY_WEBHOOKS: ${receivers}`);
+    return { ...result.data, FAULTLINE_NOTIFY_WEBHOOKS: receivers };
+  }
   const issue = result.error.issues[0];
   const name = String(issue.path[0] ?? "environment");
   const shown = name in cleaned && !SECRET_VARIABLES.has(name) ? ` (got "${cleaned[name]}")` : "";
@@ -133,6 +160,13 @@ export function loadEnv(): Env {
 export function setDatabaseUrl(url: string): void {
   process.env.DATABASE_URL = url;
   cached = undefined;
+}
+
+/** The address links in notifications point at: FAULTLINE_PUBLIC_URL, else this server's own HOST and PORT. */
+export function publicUrl(env: Env = loadEnv()): string {
+  if (env.FAULTLINE_PUBLIC_URL) return env.FAULTLINE_PUBLIC_URL;
+  const host = env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST;
+  return `http://${host}:${env.PORT}`;
 }
 
 export function isProduction(): boolean {

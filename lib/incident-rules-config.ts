@@ -8,6 +8,10 @@ export const IncidentRulesConfig = z.strictObject({
   openAfterObservations: z.number().int().min(1).max(1000).default(3),
   /** ...or after it has been critical this long, whichever comes first. */
   openAfterSeconds: z.number().min(0).max(86_400).default(60),
+  /** A signal that turns critical this many times within flapWindowSeconds opens an incident at once, however short each
+   *  run (a crash loop never stays down long enough for the debounce above). */
+  flapOpenAfter: z.number().int().min(2).max(1000).default(3),
+  flapWindowSeconds: z.number().min(0).max(86_400).default(900),
   /** An unknown signal opens an incident once it has been unknown this long. */
   unknownOpenAfterSeconds: z.number().min(0).max(86_400).default(300),
   /** Whether a warning opens incidents too (debounced like critical). */

@@ -9,6 +9,7 @@ import { startDemoPrometheus } from "@/lib/demo/prometheus";
 import { demoBookmarkSeconds, startDemoCluster } from "@/lib/demo/runtime";
 import type { RunningDemo } from "@/lib/demo/cluster/start";
 import { startMonitor } from "@/lib/monitor/monitor";
+import { startNotifications } from "@/lib/notifications/start";
 import { EnvError, loadEnv } from "@/lib/env";
 import packageJson from "@/package.json";
 
@@ -28,6 +29,8 @@ export async function startServerProcess(): Promise<void> {
   }
   try {
     await ensureDatabase(packageJson.version);
+    // Incident changes wait in the outbox until this delivers them (docs/notifications.md).
+    startNotifications(packageJson.version);
   } catch (error) {
     // Keep serving: /api/readyz reports the database as down and the catalog still works.
     console.error(`[faultline] database unavailable: ${(error as Error).message}`);

@@ -18,8 +18,8 @@ export interface DemoMonitor {
 }
 
 /** `now` drives the simulated cluster's clock (its reporters' timestamps); tests that let time pass pass the same clock to pollOnce. */
-export async function startDemoMonitor(options: { now?: () => Date } = {}): Promise<DemoMonitor> {
-  const server = new DemoServer({ cluster: new DemoCluster({ nodes: 3, intervalMs: 60_000, now: options.now }) });
+export async function startDemoMonitor(options: { now?: () => Date; nodes?: number } = {}): Promise<DemoMonitor> {
+  const server = new DemoServer({ cluster: new DemoCluster({ nodes: options.nodes ?? 3, intervalMs: 60_000, now: options.now }) });
   const endpoints = await server.start();
   const dir = mkdtempSync(path.join(tmpdir(), "faultline-demo-monitor-"));
   const kubeconfig = path.join(dir, "demo.kubeconfig");

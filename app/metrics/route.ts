@@ -1,10 +1,10 @@
 import { route, text } from "@/lib/http/route";
-import { renderMetrics } from "@/lib/metrics";
+import { renderAllMetrics } from "@/lib/exporter/collectors";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route({
   role: "machine",
-  run: renderMetrics,
+  run: renderAllMetrics,
   reply: (m) => text(m.text, m.contentType),
 });

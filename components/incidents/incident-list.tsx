@@ -7,11 +7,11 @@ import { ago, utc } from "@/components/ui/time";
 import { SEVERITY_TONE, STATUS_TONE, toneOf } from "./tones";
 import { useLive, useNow } from "@/components/live/use-live";
 import { incidentListQuery } from "@/components/queries/incidents";
-import type { IncidentRow } from "./types";
+import type { IncidentListView } from "./types";
 
 interface Props {
-  initial: IncidentRow[];
-  /** The normalised query string of the filters ("" for none). */
+  initial: IncidentListView;
+  /** The normalised query string of the filters and cursor ("" for none). */
   search: string;
   now: number;
   pollMs: number;
@@ -23,9 +23,12 @@ export function IncidentList({ initial, search, now: serverNow, pollMs, empty }:
   const pushed = useLive([{ kind: "incidents", queryKey: ["incidents", "list"] }]);
   const query = useQuery({ ...incidentListQuery(search), initialData: initial, refetchInterval: pushed ? pollMs * 10 : pollMs });
   const now = useNow(serverNow, 5_000);
-  const rows = query.data;
+  const { incidents: rows, next, counts } = query.data;
+  const params = new URLSearchParams(search);
+  const paged = params.has("cursor");
   return (
     <>
+      <ListHead search={search} counts={counts} />
       {query.isError ? (
         <p className="callout" role="alert" data-testid="refresh-failed">
           Could not refresh the list ({query.error.message}); showing what was last loaded, {ago(new Date(query.dataUpdatedAt).toISOString(), now)}.
@@ -88,6 +91,56 @@ export function IncidentList({ initial, search, now: serverNow, pollMs, empty }:
           </tbody>
         </table>
       )}
+      {paged || next ? (
+        <nav aria-label="Pages of the list">
+          {paged ? (
+            <Link className="button" href={pageHref(search)}>
+              ← Newest
+            </Link>
+          ) : null}{" "}
+          {next ? (
+            <Link className="button" href={pageHref(search, next)} rel="next" data-testid="older">
+              Older →
+            </Link>
+          ) : (
+            <span className="muted">End of the list.</span>
+          )}
+        </nav>
+      ) : null}
     </>
+  );
+}
+
+/** The list with the same filters at a cursor (the first page without one). */
+function pageHref(search: string, cursor?: string): string {
+  const params = new URLSearchParams(search);
+  params.delete("cursor");
+  if (cursor) params.set("cursor", cursor);
+  const query = params.toString();
+  return query ? `/incidents?${query}` : "/incidents";
+}
+
+/** Incidents per status in the chosen clusters, each a link to that status (other filters kept, first page). */
+function ListHead({ search, counts }: { search: string; counts: IncidentListView["counts"] }) {
+  const params = new URLSearchParams(search);
+  const where = params.get("cluster") ? `in ${params.get("cluster")}` : "in all clusters";
+  const link = (status: string) => {
+    const p = new URLSearchParams(search);
+    p.delete("cursor");
+    p.set("status", status);
+    return `/incidents?${p.toString()}`;
+  };
+  return (
+    <p className="muted incident-counts" data-testid="incident-counts">
+      {(["open", "acknowledged", "resolved"] as const).map((status, i) => (
+        <span key={status}>
+          {i > 0 ? " · " : null}
+          <Link href={link(status)}>
+            {counts[status].toLocaleString("en")} {status}
+          </Link>
+        </span>
+      ))}{" "}
+      {where}
+    </p>
   );
 }

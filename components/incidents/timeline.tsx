@@ -20,6 +20,9 @@ const KIND: Record<string, { label: string; tone: Tone }> = {
   alert_resolved: { label: "alert resolved", tone: "green" },
   alerts_truncated: { label: "alerts left out", tone: "orange" },
   alerts_refused: { label: "alerts refused", tone: "red" },
+  notification_sent: { label: "notified", tone: "green" },
+  notification_retrying: { label: "notify retrying", tone: "orange" },
+  notification_failed: { label: "notify failed", tone: "red" },
 };
 
 const SHOWN = 40;
@@ -63,6 +66,7 @@ export function Timeline({ events, truncated }: { events: TimelineEvent[]; trunc
 function Details({ event }: { event: TimelineEvent }) {
   const p = event.payload;
   if (event.kind === "signal_transition" && p.detail) return <div className="muted small">{String(p.detail)}</div>;
+  if (event.kind.startsWith("notification_")) return <NotificationDetails payload={p} />;
   if (event.kind !== "runbook_step") return null;
   const step = p as unknown as RecordedStepView;
   return (
@@ -89,6 +93,28 @@ function Details({ event }: { event: TimelineEvent }) {
       ) : null}
       {step.note ? <div>Note: {step.note}</div> : null}
       {step.evidence ? <div className="muted">Attached: {typeof step.evidence === "string" ? step.evidence : JSON.stringify(step.evidence)}</div> : null}
+    </div>
+  );
+}
+
+/** One delivery attempt of a notification (lib/notifications): to whom, the receiver's answer, when it tries again. */
+function NotificationDetails({ payload }: { payload: Record<string, unknown> }) {
+  const text = (v: unknown) => (typeof v === "string" || typeof v === "number" ? String(v) : undefined);
+  const parts = [
+    text(payload.receiver) && `to ${text(payload.receiver)}`,
+    text(payload.attempt) && `attempt ${text(payload.attempt)}`,
+    text(payload.httpStatus) && `HTTP ${text(payload.httpStatus)}`,
+    text(payload.retryInSeconds) && `next try in ${text(payload.retryInSeconds)} s`,
+  ].filter(Boolean);
+  return (
+    <div className="muted small" data-testid="notification-attempt">
+      {parts.join(" · ")}
+      {text(payload.idempotencyKey) ? (
+        <>
+          {" "}
+          · key <code>{text(payload.idempotencyKey)}</code>
+        </>
+      ) : null}
     </div>
   );
 }

@@ -7,6 +7,13 @@ import type { Jsonify } from "@/lib/views/json";
 
 export type IncidentRow = Jsonify<IncidentSummary>;
 
+/** A page of GET /api/v1/incidents: its rows, the cursor of the next page, incidents per status. */
+export interface IncidentListView {
+  incidents: IncidentRow[];
+  next: string | null;
+  counts: { open: number; acknowledged: number; resolved: number };
+}
+
 export interface SuspectView {
   id: string;
   title: string;

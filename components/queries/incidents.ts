@@ -1,13 +1,13 @@
 import { queryOptions } from "@tanstack/react-query";
 import { getJson } from "./http";
-import type { IncidentDetailView, IncidentRow } from "@/components/incidents/types";
+import type { IncidentDetailView, IncidentListView } from "@/components/incidents/types";
 
 // Each incidents query defined once; the server passes the first answer as initialData.
 
 export const incidentListQuery = (search: string) =>
   queryOptions({
     queryKey: ["incidents", "list", search],
-    queryFn: () => getJson<{ incidents: IncidentRow[] }>(`/api/v1/incidents${search ? `?${search}` : ""}`).then((r) => r.incidents),
+    queryFn: () => getJson<IncidentListView>(`/api/v1/incidents${search ? `?${search}` : ""}`),
   });
 
 export const incidentQuery = (id: number) =>

@@ -1,7 +1,8 @@
 import { Conflict, NotFound } from "@/lib/errors";
 import { announced } from "./announce";
 import { closeIncident } from "./membership";
-import { appendEvent, inTransaction, type Db, type Tx } from "./tx";
+import { enqueueNotification } from "@/lib/notifications/outbox";
+import { appendEvent, appendEventId, inTransaction, type Db, type Tx } from "./tx";
 
 // What people do to an incident. Each checks the transition under a row lock, so two on-calls clicking at
 // once get one success and one clear refusal.
@@ -25,7 +26,7 @@ export async function acknowledgeIncident(db: Db, id: number, input: { actor: st
       if (incident.status === "resolved")
         throw new Conflict(`incident ${id} is resolved; it cannot be acknowledged (it reopens by itself if the problem recurs)`);
       await tx.incident.update({ where: { id }, data: { status: "acknowledged", acknowledgedAt: now, acknowledgedBy: input.actor, updatedAt: now } });
-      await appendEvent(tx, {
+      const eventId = await appendEventId(tx, {
         incidentId: id,
         at: now,
         kind: "status_change",
@@ -33,6 +34,7 @@ export async function acknowledgeIncident(db: Db, id: number, input: { actor: st
         summary: `acknowledged${input.note ? `: ${input.note}` : ""}`,
         payload: { from: "open", to: "acknowledged", note: input.note ?? null },
       });
+      if (eventId !== undefined) await enqueueNotification(tx, { incidentId: id, eventId, kind: "acknowledged" });
       return tx.incident.findUniqueOrThrow({ where: { id } });
     }),
   );

@@ -56,6 +56,30 @@ describe("mapping an alert", () => {
     expect(idsFromUrl("::not a url::")).toEqual({ catalog: [], runbooks: [] });
   });
 
+  it("joins an alert from Faultline's own rules to Faultline's member, without re-weighting the suspects by its catalog ids", () => {
+    const labels = {
+      alertname: "FaultlineOpenbaoSealed",
+      cluster: "demo",
+      signal: "openbao.sealed",
+      subject: "openbao",
+      severity: "critical",
+      faultline_origin: "faultline",
+      faultline_cluster: "demo",
+      faultline_signal: "openbao.sealed",
+      faultline_subject: "openbao",
+      faultline_catalog_id: "openbao-sealed,stack-openbao-down",
+    };
+    const annotations = { runbook_url: "http://127.0.0.1:3000/catalog/openbao-sealed" };
+    const mapped = mapAlert(alert(labels, annotations), { commonLabels: {} }, "other");
+    expect(mapped).toMatchObject({ cluster: "demo", signal: "openbao.sealed", subject: "openbao", severity: "critical", catalogIds: [], runbookIds: [] });
+    // Only the exact value marks it: anything else is an ordinary alert, whose ids are links.
+    for (const origin of ["Faultline", "faultline ", "prometheus"])
+      expect(mapAlert(alert({ ...labels, faultline_origin: origin }, annotations), { commonLabels: {} }, "other").catalogIds).toEqual([
+        "openbao-sealed",
+        "stack-openbao-down",
+      ]);
+  });
+
   it("accepts Alertmanager's own payload and refuses other shapes", () => {
     const ok = AlertmanagerPayload.safeParse({
       version: "4",

@@ -38,6 +38,9 @@ export const AlertmanagerPayload = z.object({
 });
 export type AlertmanagerPayload = z.infer<typeof AlertmanagerPayload>;
 
+/** The `faultline_origin` label of the alerts Faultline's shipped rules make from its own metrics. */
+export const FAULTLINE_ORIGIN = "faultline";
+
 export interface MappedAlert {
   cluster: string;
   signal: string;
@@ -105,6 +108,12 @@ export function mapAlert(alert: AlertmanagerAlert, payload: Pick<AlertmanagerPay
     const ids = idsFromUrl(url);
     ids.catalog.forEach((id) => catalogIds.add(id));
     ids.runbooks.forEach((id) => runbookIds.add(id));
+  }
+  // An alert on Faultline's own signal (deploy/prometheus/) restates evidence Faultline already ranks; naming every
+  // failure mode the signal detects would outweigh the details that tell them apart, so its ids are not links.
+  if (labels.faultline_origin === FAULTLINE_ORIGIN) {
+    catalogIds.clear();
+    runbookIds.clear();
   }
   const subject = first(labels, ["faultline_subject", "subject", "node", "instance", "pod", "service", "job"]) ?? "cluster";
   const endsAt = alert.endsAt && !alert.endsAt.startsWith("0001-") ? new Date(alert.endsAt) : null;

@@ -169,4 +169,30 @@ describe("one failure, one incident, the right title", () => {
     const changes = incidents[0].events.filter((e) => e.kind === "title_changed").map((e) => e.payload);
     expect(changes.at(-1)).toEqual({ before: first.title, after: incidents[0].title, why: `top suspect ${top.id}` });
   }, 120_000);
+
+  it("(e) a plugin crash-looping on one node, down one report and up the next: one incident, titled from the crash-loop suspect", async () => {
+    const memo = newMemo();
+    const pluginState = (h: Awaited<ReturnType<typeof pollOnce>>) =>
+      h.signals.find((s) => s.id === "kms.plugin.unhealthy" && s.subject.startsWith("master-0/"))?.state ?? "ok";
+    setScenario(sim.server.cluster, "kms-plugin-crash-loop", true, { node: "master-0" });
+    try {
+      // Each report flips the plugin; no run of the same state lasts the debounce (3 rounds or 60 s).
+      for (let s = 0; s <= 300; s += 30) {
+        const expected = pluginState(await pollOnce(sim.entry)) === "ok" ? "critical" : "ok";
+        sim.server.cluster.report();
+        const health = await pollUntil(sim.entry, (h) => pluginState(h) === expected, `the plugin ${expected}`);
+        await judgeCommitted(db.prisma, await commitRound(db.prisma, { ...health, name: "case-e" }, sim.entry.sources, memo, at(s)));
+      }
+    } finally {
+      setScenario(sim.server.cluster, "kms-plugin-crash-loop", false);
+      sim.server.cluster.report();
+      await settledPoll(sim.entry);
+    }
+    const incidents = await incidentsOf("case-e");
+    expect(incidents).toHaveLength(1);
+    const top = (incidents[0].suspects as { id: string; title: string }[])[0];
+    expect(top.id).toBe("kms-plugin-crash-loop");
+    expect(incidents[0].title.startsWith(`${catalogTitle("kms-plugin-crash-loop")} (`)).toBe(true);
+    expect(incidents[0].events.filter((e) => e.kind === "signal_transition").length).toBeGreaterThanOrEqual(4);
+  }, 120_000);
 });

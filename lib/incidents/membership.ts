@@ -6,7 +6,8 @@ import { fingerprintOf } from "./fingerprint";
 import { isHealthy, type IncidentView, type Severity } from "./rules";
 import { neededSignals, rankSuspects, suspectsChanged, type Suspect } from "./suspects";
 import { autoTitle } from "./title";
-import { appendEvent, RaceLost, type Tx } from "./tx";
+import { enqueueNotification, isSuspectChange, releaseOpenings } from "@/lib/notifications/outbox";
+import { appendEvent, appendEventId, RaceLost, type Tx } from "./tx";
 
 // The writes every path shares (rules, alerts, people): open, join, reopen and resolve an incident, and
 // keep its suspects current. Each runs inside the caller's transaction.
@@ -125,7 +126,7 @@ export async function openIncident(
       holder = (await tx.incidentMember.findFirst({ where: { fingerprint, open: true }, select: { incidentId: true } }))?.incidentId;
       if (holder === undefined) throw new RaceLost(`incident for ${fingerprint} vanished`);
     } else {
-      await appendEvent(tx, {
+      const eventId = await appendEventId(tx, {
         incidentId: id,
         at: now,
         kind: "status_change",
@@ -134,6 +135,7 @@ export async function openIncident(
         payload: { to: "open", reason: opts.reason, signal: primary.signal, subject: primary.subject, state: primary.state, detail: primary.detail },
         key: `incident:${id}:opened`,
       });
+      if (eventId !== undefined) await enqueueNotification(tx, { incidentId: id, eventId, kind: "opened" });
       for (const m of group.slice(1)) await joinIncident(tx, id, m, now, actor);
       return { incidentId: id, created: true };
     }
@@ -153,7 +155,7 @@ export async function reopenIncident(tx: Tx, incidentId: number, m: MemberInput,
     where: { id: incidentId },
     data: { status: "open", resolvedAt: null, resolvedBy: null, reopenedAt: now, reopenCount: { increment: 1 }, lastSeenAt: now, updatedAt: now },
   });
-  await appendEvent(tx, {
+  const eventId = await appendEventId(tx, {
     incidentId,
     at: now,
     kind: "status_change",
@@ -161,6 +163,7 @@ export async function reopenIncident(tx: Tx, incidentId: number, m: MemberInput,
     summary: `reopened: ${m.signal} on ${m.subject} ${reason}`,
     payload: { from: "resolved", to: "open", reason, signal: m.signal, subject: m.subject, state: m.state, detail: m.detail },
   });
+  if (eventId !== undefined) await enqueueNotification(tx, { incidentId, eventId, kind: "reopened" });
   return joinIncident(tx, incidentId, m, now, actor);
 }
 
@@ -171,7 +174,7 @@ export async function closeIncident(tx: Tx, incidentId: number, now: Date, actor
     data: { status: "resolved", resolvedAt: now, resolvedBy: actor, resolution: resolution ?? null, updatedAt: now },
   });
   await tx.incidentMember.updateMany({ where: { incidentId, open: true }, data: { open: false } });
-  await appendEvent(tx, {
+  const eventId = await appendEventId(tx, {
     incidentId,
     at: now,
     kind: "status_change",
@@ -179,6 +182,7 @@ export async function closeIncident(tx: Tx, incidentId: number, now: Date, actor
     summary: `resolved${resolution ? `: ${resolution}` : ""}`,
     payload: { from, to: "resolved", resolution: resolution ?? null },
   });
+  if (eventId !== undefined) await enqueueNotification(tx, { incidentId, eventId, kind: "resolved" });
 }
 
 /**
@@ -229,6 +233,7 @@ export async function refreshSuspects(
   healthyNow?: { signal: string; subject: string }[],
 ): Promise<void> {
   const incident = await tx.incident.findUniqueOrThrow({ where: { id: incidentId }, include: { members: true } });
+  await releaseOpenings(tx, incidentId); // its opened/reopened notifications go out with this ranking
   const activeMembers = incident.members.filter((m) => !isHealthy(m.state));
   const links = (incident.links ?? {}) as Links;
   if (activeMembers.length === 0 && !links.catalog?.length) return; // all healthy: keep what was suspected
@@ -246,7 +251,7 @@ export async function refreshSuspects(
     await tx.incident.update({ where: { id: incidentId }, data: { suspects: after as unknown as object[], updatedAt: now } });
   }
   if (suspectsChanged(before, after)) {
-    await appendEvent(tx, {
+    const eventId = await appendEventId(tx, {
       incidentId,
       at: now,
       kind: "suspects_changed",
@@ -254,6 +259,8 @@ export async function refreshSuspects(
       summary: after.length ? `top suspect: ${after[0].title} (${after[0].id}, ${formatConfidence(after[0].confidence)})` : "no suspects",
       payload: { before: before.map((s) => s.id), after: after.map((s) => ({ id: s.id, score: s.score, confidence: s.confidence, reason: s.reason })) },
     });
+    if (eventId !== undefined && isSuspectChange(before[0]?.id, after[0]?.id, incident, now))
+      await enqueueNotification(tx, { incidentId, eventId, kind: "suspect_changed" });
   }
   if (!retitle) return;
   const signalTitle = (signal: string) => getSignalMap().get(signal)?.title ?? signal;

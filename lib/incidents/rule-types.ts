@@ -18,6 +18,9 @@ export interface Observation {
   /** The current run of this state already opened, joined or reopened an incident. */
   handled: boolean;
   detail: string;
+  /** When it last turned not-ok, oldest first, only those within the flapping window: a crash loop that never stays down
+   *  long enough to debounce still opens an incident (config flapOpenAfter). */
+  onsets?: Date[];
 }
 /** Keyed by fingerprint; holds only states that were not ok at some point (no entry reads as ok). */
 export type RuleState = Map<string, Observation>;

@@ -82,6 +82,41 @@ describe("opening incidents", () => {
     expect(world.round(10, sealed("critical"))).toHaveLength(1);
   });
 
+  it("opens on a signal that flaps: the third turn to critical within the window, however short each run", () => {
+    const world = new World();
+    // A crash-looping plugin: down one round, up the next; no run lasts the 3 observations or 60 s of the debounce.
+    for (const [s, state] of [
+      [0, "critical"],
+      [30, "ok"],
+      [60, "critical"],
+      [90, "ok"],
+    ] as const)
+      expect(world.round(s, sealed(state))).toEqual([]);
+    expect(world.round(120, sealed("critical"))).toEqual([
+      { kind: "open", group: [expect.objectContaining({ fingerprint: fp("openbao.sealed", "openbao"), reason: "critical 3 times in 120s (flapping)" })] },
+    ]);
+    // It stays the one incident while it keeps flapping.
+    for (let s = 150; s < 400; s += 30) expect(world.round(s, sealed(s % 60 === 30 ? "ok" : "critical")).filter((a) => a.kind === "open")).toEqual([]);
+    expect(world.incidents).toHaveLength(1);
+  });
+
+  it("does not count turns older than the flapping window, nor unknown or warning runs", () => {
+    const world = new World(parseRulesConfig({ flapWindowSeconds: 100 }));
+    for (const [s, state] of [
+      [0, "critical"],
+      [30, "ok"],
+      [60, "critical"],
+      [90, "ok"],
+    ] as const)
+      world.round(s, sealed(state));
+    // The turn at 0 s is older than 100 s by now: two turns in the window, no incident.
+    expect(world.round(150, sealed("critical"))).toEqual([]);
+    const quiet = new World();
+    for (let s = 0; s < 600; s += 30) expect(quiet.round(s, [sig("openbao.standby", "openbao", s % 60 === 0 ? "warning" : "ok")])).toEqual([]);
+    const unsure = new World();
+    for (let s = 0; s < 600; s += 30) expect(unsure.round(s, [sig("kms.report.stale", "master-0", s % 60 === 0 ? "unknown" : "ok")])).toEqual([]);
+  });
+
   it("opens on duration when that comes first", () => {
     const world = new World(parseRulesConfig({ openAfterObservations: 100, openAfterSeconds: 30 }));
     world.round(0, sealed("critical"));

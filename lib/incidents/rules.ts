@@ -71,6 +71,8 @@ const seconds = (from: Date, to: Date) => (to.getTime() - from.getTime()) / 1000
 function firingReason(obs: Observation, now: Date, config: IncidentRulesConfig): string | undefined {
   const age = seconds(obs.since, now);
   if (obs.state === "critical" || (obs.state === "warning" && config.openOnWarning)) {
+    const onsets = obs.onsets?.length ?? 0;
+    if (onsets >= config.flapOpenAfter) return `${obs.state} ${onsets} times in ${Math.round(seconds(obs.onsets![0], now))}s (flapping)`;
     if (obs.streak >= config.openAfterObservations) return `${obs.state} for ${obs.streak} consecutive observation${obs.streak === 1 ? "" : "s"}`;
     if (age >= config.openAfterSeconds) return `${obs.state} for ${Math.round(age)}s`;
   }
@@ -99,7 +101,8 @@ function observe(input: RoundInput): { state: RuleState; changed: Set<string>; p
       if (signal.detail !== prev.detail) retold.add(fp);
       continue;
     }
-    state.set(fp, { signal: signal.id, subject: signal.subject, state: signal.state, since: now, streak: 1, handled: false, detail: signal.detail });
+    const onsets = onsetsAfter(prev, signal.state, now, config);
+    state.set(fp, { signal: signal.id, subject: signal.subject, state: signal.state, since: now, streak: 1, handled: false, detail: signal.detail, onsets });
     changed.add(fp);
   }
   // A subject no longer reported (a node removed, a key renamed) counts as healthy; an empty round is no observation.
@@ -112,6 +115,13 @@ function observe(input: RoundInput): { state: RuleState; changed: Set<string>; p
     }
   }
   return { state, changed, previousStates, retold };
+}
+
+/** The onsets kept after a change of state: a turn from healthy to not-ok adds one; those older than the window drop. */
+function onsetsAfter(prev: Observation | undefined, next: ObservedState, now: Date, config: IncidentRulesConfig): Date[] {
+  const kept = (prev?.onsets ?? []).filter((t) => seconds(t, now) <= config.flapWindowSeconds);
+  const turnedBad = !isHealthy(next) && next !== "unknown" && (!prev || isHealthy(prev.state));
+  return (turnedBad ? [...kept, now] : kept).slice(-config.flapOpenAfter);
 }
 
 const severityOf = (state: ObservedState): Severity => (state === "critical" ? "critical" : "warning");

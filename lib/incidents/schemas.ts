@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { cleanText } from "@/lib/text/outside-text";
+import { decodeCursor } from "./cursor";
 import { SEVERITIES, STATUSES } from "./queries";
+import { parseSearch } from "./search";
 
 // Request shapes of the incidents API. The actor of an action is the signed-in person (lib/auth): a body's
 // `actor`, which older clients send, is accepted and ignored, so nobody can act under another name.
@@ -19,22 +21,62 @@ const list = <T extends readonly [string, ...string[]]>(values: T) =>
     return z.NEVER;
   });
 
-export const IncidentListQuery = z.strictObject({
-  // Cluster names come from alert labels too, so anything is searchable; what PostgreSQL cannot hold (a NUL)
-  // becomes U+FFFD, which no stored name contains.
-  cluster: z
-    .string()
-    .transform((s) =>
-      s
-        .split(",")
-        .map((v) => cleanText(v.trim(), 256))
-        .filter(Boolean),
-    )
-    .optional(),
-  status: list(STATUSES).optional(),
-  severity: list(SEVERITIES).optional(),
-  limit: z.coerce.number().int("must be a whole number").min(1, "must be 1-500").max(500, "must be 1-500").optional(),
-});
+// A day (2026-03-01: from its start; as `to`, up to its end, so the day is included) or an instant with its
+// offset (2026-03-01T12:00:00Z), on when an incident opened or last reopened.
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const moment = (edge: "start" | "end") =>
+  z.string().transform((s, ctx) => {
+    const day = DAY.exec(s);
+    const instant = day ? new Date(`${s}T00:00:00Z`) : z.iso.datetime({ offset: true }).safeParse(s).success ? new Date(s) : undefined;
+    if (!instant || Number.isNaN(instant.getTime()) || (day && instant.toISOString().slice(0, 10) !== s)) {
+      ctx.addIssue({ code: "custom", message: "must be a date (2026-03-01) or a time with its offset (2026-03-01T12:00:00Z)" });
+      return z.NEVER;
+    }
+    if (day && edge === "end") instant.setUTCDate(instant.getUTCDate() + 1);
+    // PostgreSQL and the driver's ISO text agree on these years only.
+    if (instant.getUTCFullYear() < 1970 || instant.getUTCFullYear() > 9999) {
+      ctx.addIssue({ code: "custom", message: "must be between the years 1970 and 9999" });
+      return z.NEVER;
+    }
+    return instant;
+  });
+
+export const IncidentListQuery = z
+  .strictObject({
+    // Cluster names come from alert labels too, so anything is searchable; what PostgreSQL cannot hold (a NUL)
+    // becomes U+FFFD, which no stored name contains.
+    cluster: z
+      .string()
+      .transform((s) =>
+        s
+          .split(",")
+          .map((v) => cleanText(v.trim(), 256))
+          .filter(Boolean),
+      )
+      .optional(),
+    status: list(STATUSES).optional(),
+    severity: list(SEVERITIES).optional(),
+    limit: z.coerce.number().int("must be a whole number").min(1, "must be 1-500").max(500, "must be 1-500").optional(),
+    // Words to find in titles, subjects, suspects and notes (search.ts); a NUL or lone surrogate becomes U+FFFD.
+    q: z
+      .string()
+      .max(500, "at most 500 characters")
+      .transform((s) => (s.trim() ? parseSearch(cleanText(s, 500)) : undefined))
+      .optional(),
+    from: moment("start").optional(),
+    to: moment("end").optional(),
+    /** Where the previous page ended: its `next`. */
+    cursor: z
+      .string()
+      .transform((s, ctx) => {
+        const key = decodeCursor(s);
+        if (key) return key;
+        ctx.addIssue({ code: "custom", message: "is not a cursor of this list (pass the next value of an answer as it was given)" });
+        return z.NEVER;
+      })
+      .optional(),
+  })
+  .refine((q) => !q.from || !q.to || q.from < q.to, { path: ["to"], message: "must be after from" });
 export type IncidentListQuery = z.infer<typeof IncidentListQuery>;
 
 export const IncidentId = z.coerce

@@ -66,16 +66,25 @@ export const EVENT_KINDS = [
   "alert_resolved",
   "alerts_truncated",
   "alerts_refused",
+  // Written by lib/notifications: one per delivery attempt of a notification.
+  "notification_sent",
+  "notification_retrying",
+  "notification_failed",
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** Appends to the timeline; false when an event with the same key exists already. */
 export async function appendEvent(tx: Tx, event: EventInput): Promise<boolean> {
+  return (await appendEventId(tx, event)) !== undefined;
+}
+
+/** Appends to the timeline; the new event's id, or undefined when an event with the same key exists already. */
+export async function appendEventId(tx: Tx, event: EventInput): Promise<bigint | undefined> {
   const rows = await tx.$queryRaw<{ id: bigint }[]>`
     INSERT INTO "incident_events" ("incident_id", "at", "kind", "actor", "summary", "payload", "idempotency_key")
     VALUES (${event.incidentId}, ${event.at}, ${event.kind}, ${event.actor.slice(0, 200)}, ${event.summary.slice(0, 2000)}, ${payloadJson(event.payload ?? {})}::jsonb, ${event.key ?? null})
     ON CONFLICT ("idempotency_key") DO NOTHING RETURNING "id"`;
-  return rows.length > 0;
+  return rows[0]?.id;
 }
 
 export async function eventExists(tx: Tx, key: string): Promise<boolean> {

@@ -13,6 +13,7 @@ import { collect, type CollectTarget } from "@/lib/sources/probes/collect";
 import { intake, newIntakeMemo, type IntakeMemo } from "@/lib/sources/intake";
 import { createClusterLock } from "./leader";
 import { startWatches, stopWatches, watchesSettled, type Watches } from "@/lib/sources/kube/watched";
+import { ensureExporter, observeMonitorRound } from "@/lib/exporter/collectors";
 
 // Loop, lock, compose, commit: one loop per cluster inside each server process. The process holding the
 // cluster's advisory lock (leader.ts) watches the cluster's objects and probes its endpoints every round,
@@ -138,6 +139,7 @@ export function startMonitor(target: CollectTarget, opts: { simulated: boolean; 
   if (previous?.timer) clearInterval(previous.timer);
   if (previous) stopReading(previous);
   const entry: Monitored = { target, simulated: opts.simulated, sources: {}, memo: newMemo() };
+  ensureExporter(); // /metrics tells since when a signal is in its state from the first health on (docs/metrics.md)
   // The registry holds the role ("leader" reads the cluster, "follower" serves what another process stored).
   registerCluster(target.cluster.name, "alone");
   const url = loadEnv().DATABASE_URL;
@@ -159,7 +161,9 @@ export function startMonitor(target: CollectTarget, opts: { simulated: boolean; 
         stopReading(entry);
         await followOnce(entry, db);
       } else {
+        const started = performance.now();
         await pollOnce(entry);
+        observeMonitorRound(target.cluster.name, (performance.now() - started) / 1000);
         void commitAndJudge(entry);
       }
     } catch (error) {

@@ -29,6 +29,7 @@ describe("one signal-state table", () => {
       streak: 2,
       handled: true,
       detail: "plugin critical",
+      onsets: [at(0), at(1)],
     };
     await db.prisma.$transaction((tx) => saveJudgements(tx, "one", [judged], at(1)));
     const second = await commitRound(db.prisma, health("ok"), {}, memo, at(2));
@@ -41,7 +42,16 @@ describe("one signal-state table", () => {
   });
 
   it("gives a judged signal the store has not written a row of its own, read back as judged", async () => {
-    const judged = { signal: "openbao.sealed", subject: "openbao", state: "absent", since: at(3), streak: 1, handled: false, detail: "no longer reported" };
+    const judged = {
+      signal: "openbao.sealed",
+      subject: "openbao",
+      state: "absent",
+      since: at(3),
+      streak: 1,
+      handled: false,
+      detail: "no longer reported",
+      onsets: [],
+    };
     await db.prisma.$transaction((tx) => saveJudgements(tx, "rules-only", [judged], at(3)));
     expect(await db.prisma.$transaction((tx) => loadJudgements(tx, "rules-only"))).toEqual([judged]);
   });

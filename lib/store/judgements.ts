@@ -15,13 +15,15 @@ export interface Judgement {
   streak: number;
   handled: boolean;
   detail: string;
+  /** When it last turned not-ok within the flapping window (lib/incidents/rules.ts). */
+  onsets?: Date[];
 }
 
 /** Every (signal, subject) of the cluster the rules hold a judgement on; the others read as ok. */
 export async function loadJudgements(tx: Prisma.TransactionClient, cluster: string): Promise<Judgement[]> {
   const rows = await tx.signalState.findMany({
     where: { cluster, judged: { not: null } },
-    select: { signal: true, subject: true, judged: true, judgedSince: true, streak: true, handled: true, detail: true },
+    select: { signal: true, subject: true, judged: true, judgedSince: true, streak: true, handled: true, detail: true, onsets: true },
   });
   return rows.map((r) => ({
     signal: r.signal,
@@ -31,6 +33,7 @@ export async function loadJudgements(tx: Prisma.TransactionClient, cluster: stri
     streak: r.streak,
     handled: r.handled,
     detail: r.detail,
+    onsets: r.onsets,
   }));
 }
 
@@ -42,11 +45,13 @@ export async function saveJudgements(tx: Prisma.TransactionClient, cluster: stri
   if (judgements.length === 0) return;
   const rows = [...judgements].sort((a, b) => compareKeys(key(a.signal, a.subject), key(b.signal, b.subject)));
   await tx.$executeRaw`
-    INSERT INTO "signal_states" ("cluster", "signal", "subject", "state", "since", "detail", "updated_at", "judged", "judged_since", "streak", "handled")
-    SELECT ${cluster}, s.signal, s.subject, s.state, s.since, s.detail, ${now}, s.state, s.since, s.streak, s.handled
+    INSERT INTO "signal_states" ("cluster", "signal", "subject", "state", "since", "detail", "updated_at", "judged", "judged_since", "streak", "handled", "onsets")
+    SELECT ${cluster}, s.signal, s.subject, s.state, s.since, s.detail, ${now}, s.state, s.since, s.streak, s.handled,
+      COALESCE(string_to_array(NULLIF(s.onsets, ''), ',')::timestamptz(3)[], '{}')
     FROM unnest(${rows.map((r) => r.signal)}::text[], ${rows.map((r) => r.subject)}::text[], ${rows.map((r) => r.state)}::text[],
                 ${rows.map((r) => r.since.toISOString())}::timestamptz[], ${rows.map((r) => r.streak)}::int[], ${rows.map((r) => r.handled)}::boolean[],
-                ${rows.map((r) => cleanText(r.detail, 2000))}::text[]) AS s(signal, subject, state, since, streak, handled, detail)
+                ${rows.map((r) => cleanText(r.detail, 2000))}::text[],
+                ${rows.map((r) => (r.onsets ?? []).map((t) => t.toISOString()).join(","))}::text[]) AS s(signal, subject, state, since, streak, handled, detail, onsets)
     ON CONFLICT ("cluster", "signal", "subject") DO UPDATE SET "judged" = EXCLUDED."judged", "judged_since" = EXCLUDED."judged_since",
-      "streak" = EXCLUDED."streak", "handled" = EXCLUDED."handled", "detail" = EXCLUDED."detail"`;
+      "streak" = EXCLUDED."streak", "handled" = EXCLUDED."handled", "detail" = EXCLUDED."detail", "onsets" = EXCLUDED."onsets"`;
 }

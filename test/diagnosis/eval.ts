@@ -55,6 +55,12 @@ function judge(id: string, part: Outcome["part"], label: string, seen: Map<strin
   const all = [...seen.values()];
   const active = all.filter((x) => x.worst.state !== "ok");
   const healthy = all.filter((x) => x.worst.state === "ok").map((x) => ({ signal: x.worst.id, subject: x.worst.subject }));
+  // EVAL_DEBUG=1 prints what a case raised, to read a tuned miss; never for the held-aside part.
+  if (process.env.EVAL_DEBUG && part !== "held-aside")
+    console.error(
+      id,
+      active.map((x) => `${x.worst.id} ${x.worst.subject} ${x.worst.state} ${x.worst.detail}`),
+    );
   const ranked = rankSuspects({
     active: active.map(({ worst: s, flaps }) => ({ signal: s.id, subject: s.subject, state: s.state, detail: s.detail, texts: problemTexts(s), flaps })),
     healthy,

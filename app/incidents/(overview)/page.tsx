@@ -19,7 +19,10 @@ export default async function IncidentsPage({ searchParams }: { searchParams: Se
   return (
     <>
       <h1>Incidents</h1>
-      <p className="lead">Open first, then acknowledged, then resolved; the most severe and newest on top. The list updates by itself.</p>
+      <p className="lead">
+        Open first, then acknowledged, then resolved; the most severe and newest on top, a page at a time. Search titles, subjects, suspects and notes. The list
+        updates by itself.
+      </p>
       <IncidentFilters values={values} clusters={clusters} errors={errors} />
       <Suspense fallback={<IncidentListSkeleton />}>
         <Incidents search={search} />
@@ -33,6 +36,6 @@ async function Incidents({ search }: { search: string }) {
   await connection();
   const data = await loadIncidentRows(search);
   if (!data.ok) return <StoreDown reason={data.storeDown} />;
-  const { rows, renderedAt, pollMs, rules, filtered } = data;
-  return <IncidentList initial={rows} search={search} now={renderedAt} pollMs={pollMs} empty={<IncidentsEmpty rules={rules} filtered={filtered} />} />;
+  const { page, renderedAt, pollMs, rules, filtered } = data;
+  return <IncidentList initial={page} search={search} now={renderedAt} pollMs={pollMs} empty={<IncidentsEmpty rules={rules} filtered={filtered} />} />;
 }

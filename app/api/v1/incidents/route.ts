@@ -1,17 +1,14 @@
 import { getDb } from "@/lib/db/client";
 import { route } from "@/lib/http/route";
-import { listIncidents } from "@/lib/incidents/queries";
+import { listIncidentHistory } from "@/lib/incidents/history";
 import { IncidentListQuery } from "@/lib/incidents/schemas";
 
 export const dynamic = "force-dynamic";
 
-/** Incidents, open first; ?cluster=&status=open,acknowledged&severity=critical&limit= */
+/** Incidents, open first, a page at a time: ?cluster=&status=open,acknowledged&severity=critical&q=&from=&to=&limit=&cursor= */
 export const GET = route({
   role: "viewer",
   query: IncidentListQuery,
-  run: async ({ query }) => {
-    const incidents = await listIncidents(getDb(), query);
-    return { count: incidents.length, incidents };
-  },
+  run: ({ query }) => listIncidentHistory(getDb(), query),
   reply: { headers: { "Cache-Control": "no-store" } },
 });

@@ -1,0 +1,172 @@
+import "server-only";
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import { getMetrics, renderMetrics } from "@/lib/metrics";
+import { onHealth } from "@/lib/live/bus";
+import { getClusterHealth, listClusterHealth } from "@/lib/live/registry";
+import type { ClusterHealth } from "@/lib/signals/cluster-health";
+import { countOpenIncidents, INCIDENT_SEVERITIES, loadStoredSince } from "./stored";
+import { boundSignals, labelValue, SIGNAL_STATES, sourceSeries } from "./signal-series";
+import { SinceTracker } from "./since";
+
+// Faultline as an exporter (docs/metrics.md, kube-state-metrics' conventions): each scrape reads the latest health
+// of every cluster this process holds (lib/live/registry.ts), so a signal or source that is gone has no series.
+
+interface Exporter {
+  since: SinceTracker;
+  rounds: Histogram<"cluster">;
+}
+
+const KEY = Symbol.for("faultline.exporter");
+
+/** Registers Faultline's own metrics once per process (the monitor and the /metrics route both call it). */
+export function ensureExporter(): Exporter {
+  const store = globalThis as unknown as Record<symbol, Exporter | undefined>;
+  store[KEY] ??= createExporter(getMetrics().registry);
+  return store[KEY];
+}
+
+function createExporter(registry: Registry): Exporter {
+  const since = new SinceTracker();
+  // A published health is never changed afterwards: what is derived from it is computed once, whatever scrapes.
+  const tracked = new WeakSet<ClusterHealth>();
+  const seeded = new Set<string>();
+  const track = (health: ClusterHealth) => {
+    if (tracked.has(health)) return;
+    tracked.add(health);
+    since.observe(health.name, exportedSignals(health), Date.parse(health.checkedAt) || Date.now());
+    // Once per cluster and process: a state that began before a restart keeps its stored start.
+    if (!seeded.has(health.name)) {
+      seeded.add(health.name);
+      void loadStoredSince(health.name).then((rows) => since.seed(health.name, rows));
+    }
+  };
+  const derived = new WeakMap<ClusterHealth, { cluster: string; signals: ReturnType<typeof boundSignals>; sources: ReturnType<typeof sourceSeries> }>();
+  const view = (h: ClusterHealth) => {
+    let held = derived.get(h);
+    if (!held) derived.set(h, (held = { cluster: labelValue(h.name), signals: boundSignals(h.signals), sources: sourceSeries(h) }));
+    return held;
+  };
+  // Every published health, so "since" is the check time of the change and not the scrape that first saw it.
+  onHealth((push) => {
+    const health = getClusterHealth(push.cluster);
+    if (health) track(health);
+  });
+  const healths = () => {
+    const all = listClusterHealth();
+    since.keepOnly(all.map((h) => h.name));
+    for (const h of all) track(h);
+    return all.map((h) => ({ name: h.name, ...view(h) }));
+  };
+  const registers = [registry];
+
+  new Gauge({
+    name: "faultline_signal_state",
+    help: "Each signal's state per cluster and subject: 1 for the current state, 0 for the others.",
+    labelNames: ["cluster", "signal", "subject", "state"] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const { cluster, signals } of healths())
+        for (const s of signals.series)
+          for (const state of SIGNAL_STATES) this.set({ cluster, signal: s.signal, subject: s.subject, state }, s.state === state ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "faultline_signal_state_since_timestamp_seconds",
+    help: "Unix time the signal entered its current state, as first seen by this process.",
+    labelNames: ["cluster", "signal", "subject"] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const { name, cluster, signals } of healths())
+        for (const s of signals.series) {
+          const at = since.since(name, s.signal, s.subject, s.state);
+          if (at !== undefined) this.set({ cluster, signal: s.signal, subject: s.subject }, at / 1000);
+        }
+    },
+  });
+  new Gauge({
+    name: "faultline_signal_subjects_omitted",
+    help: `Subjects of a signal not exported because the cluster has more than the bound per signal (docs/metrics.md).`,
+    labelNames: ["cluster", "signal"] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const { cluster, signals } of healths()) for (const [signal, n] of signals.omitted) this.set({ cluster, signal }, n);
+    },
+  });
+  new Gauge({
+    name: "faultline_source_up",
+    help: "Whether the source (a watch or a probe of the cluster) answered at its latest attempt.",
+    labelNames: ["cluster", "source"] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const { cluster, sources } of healths()) for (const s of sources) this.set({ cluster, source: s.source }, s.up ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "faultline_source_last_success_timestamp_seconds",
+    help: "Unix time the source last answered.",
+    labelNames: ["cluster", "source"] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const { cluster, sources } of healths())
+        for (const s of sources) if (s.lastSuccessSeconds !== undefined) this.set({ cluster, source: s.source }, s.lastSuccessSeconds);
+    },
+  });
+  const watchCounter = (name: string, help: string, field: "lists" | "reconnects" | "stalls" | "expired") =>
+    new Counter({
+      name,
+      help,
+      labelNames: ["cluster", "source"] as const,
+      registers,
+      // The watches count these themselves (lib/sources/kube/watch.ts); a counter resets when the process restarts.
+      collect() {
+        this.reset();
+        for (const { cluster, sources } of healths()) for (const s of sources) if (s.watch) this.inc({ cluster, source: s.source }, s.watch[field]);
+      },
+    });
+  watchCounter("faultline_watch_lists_total", "LISTs a watch made (the first, and one after every restart).", "lists");
+  watchCounter("faultline_watch_reconnects_total", "Times a watch reconnected after its stream ended or failed.", "reconnects");
+  watchCounter("faultline_watch_stalls_total", "Times a watch heard nothing (no event, no bookmark) for its stall bound and was restarted.", "stalls");
+  watchCounter("faultline_watch_expired_total", "Times the API server answered 410 Gone (resourceVersion too old) and the watch listed again.", "expired");
+  new Gauge({
+    name: "faultline_incidents_open",
+    help: "Unresolved incidents (open or acknowledged) by cluster and severity.",
+    labelNames: ["cluster", "severity"] as const,
+    registers,
+    async collect() {
+      this.reset();
+      const counts = await countOpenIncidents();
+      if (!counts) return;
+      // Every monitored cluster has its zeros, so `== 0` and absence mean different things.
+      for (const h of listClusterHealth()) for (const severity of INCIDENT_SEVERITIES) this.set({ cluster: labelValue(h.name), severity }, 0);
+      for (const c of counts) this.set({ cluster: c.cluster, severity: c.severity }, c.count);
+    },
+  });
+  const rounds = new Histogram({
+    name: "faultline_monitor_round_duration_seconds",
+    help: "Time one monitor round took: probes, merge and compose (the store's commit and the incident rules run after it).",
+    labelNames: ["cluster"] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers,
+  });
+  return { since, rounds };
+}
+
+function exportedSignals(health: ClusterHealth) {
+  return health.signals.map((s) => ({ signal: s.id, subject: labelValue(s.subject), state: s.state }));
+}
+
+/** The monitor calls this after each round of a cluster it reads. */
+export function observeMonitorRound(cluster: string, seconds: number): void {
+  ensureExporter().rounds.observe({ cluster: labelValue(cluster) }, seconds);
+}
+
+/** What /metrics serves: the process and HTTP metrics and Faultline's own. */
+export async function renderAllMetrics(): Promise<{ text: string; contentType: string }> {
+  ensureExporter();
+  return renderMetrics();
+}
