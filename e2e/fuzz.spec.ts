@@ -38,6 +38,9 @@ const QUERY_KEYS = [
   "path",
   "incident",
   "session",
+  "view",
+  "server",
+  "state",
 ];
 
 interface Outcome {
@@ -85,6 +88,7 @@ test("every route answers thousands of hostile inputs without a 5xx, and the ser
     component: components,
     name: ["demo", "nope"],
     sid: [String(session.id), "1"],
+    node: ["master-0", "master-2", "master-99"],
   };
   const valuesFor = (pattern: string, param: string) =>
     pattern.startsWith("/api/v1/demo/scenarios")
