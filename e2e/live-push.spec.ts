@@ -10,7 +10,8 @@ test.afterEach(async ({ request }) => {
 
 test("a pushed change reaches /health without the page fetching the whole health for it", async ({ page, request }) => {
   test.setTimeout(90_000);
-  const opened = page.waitForResponse((r) => r.url().endsWith("/api/v1/clusters/demo/events"));
+  // The page listens to the pushes of the summary view it holds (docs/health-api.md).
+  const opened = page.waitForResponse((r) => r.url().endsWith("/api/v1/clusters/demo/events?view=summary"));
   await page.goto("/health");
   await opened;
   const cell = page.getByTestId("kms-matrix").locator('[data-cell="master-1/1"]');
