@@ -141,9 +141,12 @@ describe("the KMS metrics in the summary view", () => {
 
   it("names a signal's huge evidence instead of carrying it", () => {
     const health = healthOf(3);
-    const huge = { ...health.signals[0], evidence: { nodes: Array.from({ length: 5_000 }, (_, i) => `master-${i}`) } };
+    const nodes = Array.from({ length: 5_000 }, (_, i) => `master-${i}`);
+    const huge = { ...health.signals[0], detail: `all agree: ${nodes.join(", ")}`, evidence: { nodes } };
     const view = viewOfHealth({ ...health, signals: [huge, ...health.signals.slice(1)] });
     expect(view.signals[0].evidence).toEqual({ omitted: expect.stringMatching(/^\d+ characters of evidence/) });
+    expect(view.signals[0].detail).toMatch(/^all agree: master-0, master-1, .*… \(\d+ characters in all\)$/);
+    expect(view.signals[0].detail.length).toBeLessThan(2_100);
     expect(view.signals[1]).toEqual(health.signals[1]);
   });
 });

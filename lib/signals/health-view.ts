@@ -167,11 +167,13 @@ export function viewOfSignals(signals: Signal[]): { signals: Signal[]; signalTal
   return { signals: kept, signalTally };
 }
 
-/** Evidence too large for the summary is named, not carried: the whole document and the node API have it. */
+/** Evidence or a detail too large for the summary is named or cut, not carried: the whole document has them. */
 function boundEvidence(signal: Signal): Signal {
-  if (signal.evidence === null || typeof signal.evidence !== "object") return signal;
-  const size = JSON.stringify(signal.evidence).length;
-  return size <= EVIDENCE_IN_VIEW ? signal : { ...signal, evidence: { omitted: `${size} characters of evidence; GET the whole health for them` } };
+  const detail =
+    signal.detail.length > EVIDENCE_IN_VIEW ? `${signal.detail.slice(0, EVIDENCE_IN_VIEW)}… (${signal.detail.length} characters in all)` : signal.detail;
+  const size = signal.evidence !== null && typeof signal.evidence === "object" ? JSON.stringify(signal.evidence).length : 0;
+  if (size <= EVIDENCE_IN_VIEW && detail === signal.detail) return signal;
+  return { ...signal, detail, ...(size > EVIDENCE_IN_VIEW ? { evidence: { omitted: `${size} characters of evidence; GET the whole health for them` } } : {}) };
 }
 
 /** The health as the page first shows it: bounded at any cluster size, every count kept. */
