@@ -5,7 +5,7 @@ import { demoSources } from "@/test/demo-sources";
 import { composeClusterHealth, type ClusterHealth } from "./cluster-health";
 import { classifyRows, decodeCursor, encodeCursor, ROWS_IN_VIEW, SIGNALS_PER_KIND, viewOfHealth } from "./health-view";
 import { nodeHealth, pageRows } from "./health-rows";
-import { metricsInView } from "./metric-order";
+import { metricsInView, thinPoints } from "./metric-order";
 
 // The view the health page first shows, against the simulator's own objects: bounded whatever the cluster's
 // size and state, with every node counted; and the pages of rows it leaves out.
@@ -137,6 +137,22 @@ describe("the KMS metrics in the summary view", () => {
     expect(view.metrics.latencyP99.series.map((s) => s.value)).toEqual([39, 38, 37, 36, 35, 34]);
     expect(view.metrics.tokenTtl.series.map((s) => s.value)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(view.metrics.latencyP99.truncated).toBe(80 + 34);
+  });
+
+  it("thins a 61-point sparkline to 21 buckets that keep the worst value, so a one-point spike still shows", () => {
+    const points = Array.from({ length: 61 }, (_, i) => ({ t: i * 15_000, v: i === 30 ? 9 : i === 31 ? null : 1 }));
+    const high = thinPoints(points, "highest");
+    expect(high).toHaveLength(21);
+    expect(high.at(-1)).toEqual({ t: 60 * 15_000, v: 1 });
+    expect(high.filter((p) => p.v === 9)).toHaveLength(1);
+    expect(thinPoints(points, "lowest").some((p) => p.v === 9)).toBe(false);
+    expect(thinPoints([{ t: 0, v: null }, ...points.slice(0, 3)], "highest")).toHaveLength(4);
+    expect(
+      thinPoints(
+        Array.from({ length: 61 }, (_, i) => ({ t: i, v: null })),
+        "highest",
+      ).every((p) => p.v === null),
+    ).toBe(true);
   });
 
   it("names a signal's huge evidence instead of carrying it", () => {
