@@ -174,3 +174,8 @@ export function attachment(file: { name: string } & ({ json: unknown } | { text:
 export function text(body: string, type: string): Response {
   return new Response(body, { headers: { "Content-Type": type } });
 }
+
+/** JSON serialized once beforehand (the whole health document, written once per published health). Never cached. */
+export function serializedJson(body: string): Response {
+  return new Response(body, { headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
+}

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { HealthQuery, readHealthView } from "@/lib/views/health-api";
-import { json, route } from "@/lib/http/route";
+import { json, route, serializedJson } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
@@ -14,8 +14,8 @@ export const GET = route({
   search: HealthQuery,
   run: ({ params, query }) => readHealthView(params.name, query),
   reply: (read) =>
-    "text" in read
-      ? new Response(read.text, { headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } })
+    read.text !== undefined
+      ? serializedJson(read.text)
       : "health" in read
         ? json(read.health, { headers: { "Cache-Control": "no-store" } })
         : json(read.pending, { status: 202 }),
