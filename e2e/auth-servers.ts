@@ -1,24 +1,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { createServer } from "node:net";
 import Provider from "oidc-provider";
+import { freePort } from "../lib/db/embedded";
+export { freePort };
 
 // The servers e2e/auth.spec.ts signs in against: Faultline itself started by `npm start` in a mode of its own (the
 // shared webServer runs FAULTLINE_AUTH=none), and a real OpenID provider (oidc-provider) in this process.
 
 export const ROLE_GROUPS = JSON.stringify({ admin: ["sre-leads"], responder: ["sre"], viewer: ["staff"] });
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 export interface Started {
   url: string;

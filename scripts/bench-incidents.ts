@@ -6,7 +6,6 @@
 // A query the server refuses (an older build without cursors or search) is reported as such, not measured.
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -14,23 +13,13 @@ import pg from "pg";
 import { startEmbeddedPostgres } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
 import { seedHistory } from "./bench-incidents-seed";
+import { freePort } from "@/lib/db/embedded";
 
 const INCIDENTS = Number(process.argv[2] ?? 100_000);
 const EVENTS = Number(process.argv[3] ?? 1_000_000);
 const REQUESTS = Number(process.argv[4] ?? 100);
 
 const log = (line: string) => console.log(`[bench] ${line}`);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 /** `npm start` against the seeded database; resolves once it says it is ready. */
 async function startServer(url: string, port: number, dataDir: string): Promise<ChildProcess> {

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import pg from "pg";
 import type { TestReceiver } from "./notify-receiver";
+import { freePort } from "@/lib/db/embedded";
+export { freePort };
 
 // The crash run behind `npm run bench:notify-crash` and e2e/notifications.spec.ts: Faultline as `npm start` runs it
 // (scripts/start.ts, the built server) against a PostgreSQL of its own, incidents changed through the real HTTP API
@@ -11,17 +12,6 @@ import type { TestReceiver } from "./notify-receiver";
 
 export const CRASH_TOKEN = "notify-crash-webhook-token-0001";
 const CATALOG_IDS = ["openbao-sealed", "jwt-expired-apiserver-down", "jwt-file-missing", "jwt-wrong-audience"];
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 export interface ServerOptions {
   root: string;

@@ -17,7 +17,8 @@ interface Started {
   stop: () => Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A port on loopback nobody listens on now (the OS picks it). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
