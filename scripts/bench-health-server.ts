@@ -14,8 +14,8 @@ export interface Server {
 }
 
 /** `node --import tsx scripts/start.ts` (npm start without npm in between, so the process measured is the server). */
-export async function startServer(nodes: number, port: number, extraEnv: Record<string, string> = {}): Promise<Server> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+export async function startServer(nodes: number, port: number, extraEnv: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Server> {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "scripts/start.ts"], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -89,4 +89,16 @@ describe("persisting live health", () => {
     // Nothing new to write after a restart when nothing changed.
     expect(await persistRound(prisma, health("critical"), sources(false), restored.memo, new Date(Date.UTC(2026, 7, 20, 10, 16, 5)))).toBe(0);
   });
+  it("keeps the stored value when a source goes down without one, and stores a large value whole", async () => {
+    const memo = newMemo();
+    const conditions = Array.from({ length: 5_000 }, (_, i) => ({ type: "Healthy", status: "True", node: `node-${i}`, message: "ok \u00e9" }));
+    const big: Sources = { kubeapiserver: { name: "kubeapiserver", up: true, lastSuccess: "2026-08-20T10:14:00.000Z", value: { status: { conditions } } } };
+    await persistRound(prisma, { ...health("ok"), name: "big" }, big, memo, new Date(Date.UTC(2026, 7, 20, 10, 20, 0)));
+    const down: Sources = {
+      kubeapiserver: { name: "kubeapiserver", up: false, downSince: "2026-08-20T10:21:00.000Z", lastError: "connect ECONNREFUSED", value: undefined },
+    };
+    await persistRound(prisma, { ...health("ok"), name: "big" }, down, memo, new Date(Date.UTC(2026, 7, 20, 10, 21, 0)));
+    const restored = await loadPersisted(prisma, "big");
+    expect(restored.sources.kubeapiserver).toMatchObject({ up: false, lastError: "connect ECONNREFUSED", value: { status: { conditions } } });
+  });
 });
