@@ -1,17 +1,27 @@
-// npm run eval:diagnosis [-- --part tuned|held-aside|demo] [--show-held-aside] [--case <id>]
+// npm run eval:diagnosis [-- --part tuned|held-aside|fresh|demo] [--show-held-aside] [--case <id>]
 // Runs the labelled corpus of broken clusters (test/diagnosis/corpus/) and the demo cluster's scenarios through
 // a real demo cluster server and the real monitor, and prints top-1, top-3, abstentions and calibration per part.
-// The held-aside part's misses are not printed unless asked for: it is never used for tuning. The demo scenarios run
+// The held-aside parts' misses (held-aside, fresh) are not printed unless asked for: they are never used for tuning. The demo scenarios run
 // first: a corpus case with five nodes leaves two orphaned reports behind, which would count as "detected" later.
 import { mkdirSync, writeFileSync } from "node:fs";
-import { evaluateCases, evaluateScenarios, loadCorpus, SCENARIO_COUNT, startEvalMonitor, summarize, type Outcome, type Part } from "@/test/diagnosis/eval";
+import {
+  evaluateCases,
+  evaluateScenarios,
+  loadCorpus,
+  SCENARIO_COUNT,
+  startEvalMonitor,
+  summarize,
+  type Outcome,
+  type Part,
+  isHeldAside,
+} from "@/test/diagnosis/eval";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : undefined;
 };
-const parts = option("--part") ? [option("--part")!] : ["demo", "tuned", "held-aside"];
+const parts = option("--part") ? [option("--part")!] : ["demo", "tuned", "held-aside", "fresh"];
 const only = option("--case");
 const showHeld = args.includes("--show-held-aside");
 const pct = (n: number, of: number) => (of === 0 ? "–" : `${((100 * n) / of).toFixed(1)}%`);
@@ -49,7 +59,7 @@ async function main(): Promise<void> {
       const cases = loadCorpus(part as Part).filter((c) => !only || c.id === only);
       const outcomes = await evaluateCases(cases, part as Part, monitor, progress(cases.length));
       all.push(...outcomes);
-      report(`corpus, ${part}`, outcomes, part !== "held-aside" || showHeld);
+      report(`corpus, ${part}`, outcomes, !isHeldAside(part as Part) || showHeld);
     }
   } finally {
     await monitor.sim.stop();
@@ -58,7 +68,7 @@ async function main(): Promise<void> {
   writeFileSync(
     "test-results/diagnosis-eval.json",
     JSON.stringify(
-      all.filter((o) => o.part !== "held-aside" || showHeld),
+      all.filter((o) => !isHeldAside(o.part) || showHeld),
       null,
       1,
     ),
