@@ -128,9 +128,13 @@ export function residentBytes(pid: number): number {
   return Number(kb[1]) * 1024;
 }
 
-/** The server's own heap figures from /metrics (prom-client's default metrics). */
-export async function heapUsedBytes(base: string): Promise<number | undefined> {
+/** The server's own memory figures from /metrics (prom-client's default metrics): V8 heap used and total, and
+ * external memory (Buffers and other native allocations V8 knows of), to tell a growing heap from growing native memory. */
+export async function heapFigures(base: string): Promise<{ used?: number; total?: number; external?: number }> {
   const text = await (await fetch(`${base}/metrics`)).text().catch(() => "");
-  const line = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(text);
-  return line ? Number(line[1]) : undefined;
+  const read = (name: string) => {
+    const line = new RegExp(`^${name} (\\S+)$`, "m").exec(text);
+    return line ? Number(line[1]) : undefined;
+  };
+  return { used: read("nodejs_heap_size_used_bytes"), total: read("nodejs_heap_size_total_bytes"), external: read("nodejs_external_memory_bytes") };
 }
