@@ -174,7 +174,8 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
       } else if (d?.contradicts.includes(id)) {
         con.push([W.contradictClass, `the text says "${hit.quote}" (${hit.title}) ${where}`]);
       } else if (explained.some((m) => m.diagnosis?.supports.includes(id) || m.diagnosis?.hints.includes(id))) {
-        supported = true;
+        // A generic wrapper its cascade shows ("rpc error", "not healthy") is not enough to make it a suspect.
+        supported ||= !hit.generic;
         pro.push([hit.generic ? W.classGeneric / 2 : W.explainedClass, `explains "${hit.quote}" (${hit.title}) ${where}`]);
       } else if (!hit.generic && claimed.has(id)) {
         con.push([W.unexplainedClass, `does not explain "${hit.quote}" (${hit.title}) ${where}`]);
