@@ -41,6 +41,20 @@ describe("diagnosis", () => {
     expect(symptom === undefined || symptom.score < ranked[0].score / 2).toBe(true);
   });
 
+  it("lets a root cause with its own text account for the dead plugin it explains, and only then", () => {
+    const socket =
+      'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /run/openbao-kms/kms.sock: connect: no such file or directory"';
+    const kubelet =
+      'kubelet: "command failed" err="failed to run Kubelet: validate service connection: validate CRI v1 runtime API for endpoint \\"unix:///run/containerd/containerd.sock\\": rpc error: code = Unavailable"';
+    const withCause = rank([plugin(`${socket}; ${kubelet}`)]);
+    expect(withCause[0].id).toBe("kms-static-pod-runtime-unavailable");
+    expect(withCause[0].supports.join("\n")).toContain("explains");
+    // The same dead plugin without the runtime's text: the runtime may still be listed, but no cascade speaks for it.
+    const plain = rank([plugin(socket)]);
+    expect(plain[0].id).toBe("kms-plugin-unavailable");
+    for (const s of plain) expect(s.supports.join("\n"), s.id).not.toContain("explains");
+  });
+
   it("tells apart failure modes that share one signal and the words 'token' and 'certificate', by the real error class", () => {
     const login = (error: string) =>
       plugin(`Error making API request.\n\nURL: PUT https://openbao.openbao.svc:8200/v1/auth/jwt/login\nCode: 400. Errors:\n\n* ${error}`);

@@ -162,21 +162,25 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
     const con: [number, string][] = [];
     let supported = linkedBy.length > 0;
     if (linkedBy.length > 0) pro.push([W.linked, `named by the alert ${linkedBy.join(", ")}`]);
+    // What its cascade shows counts only for a root cause with evidence of its own: without it, every failure mode
+    // that explains "the plugin is down" would be a suspect of every dead plugin.
+    const cascade: [number, string][] = [];
+    let ownSpecific = linkedBy.length > 0;
 
     for (const [id, { hit, subjects }] of evidence.classes) {
       const where = `on ${listSubjects(subjects)}`;
       if (d?.supports.includes(id)) {
         supported = true;
+        ownSpecific ||= !hit.generic;
         pro.push([hit.generic ? W.classGeneric : W.classSpecific, `the text says "${hit.quote}" (${hit.title}) ${where}`]);
       } else if (d?.hints.includes(id)) {
         supported = true;
+        ownSpecific ||= !hit.generic;
         pro.push([hit.generic ? W.classGeneric : W.classHint, `the text says "${hit.quote}" (${hit.title}) ${where}`]);
       } else if (d?.contradicts.includes(id)) {
         con.push([W.contradictClass, `the text says "${hit.quote}" (${hit.title}) ${where}`]);
       } else if (explained.some((m) => m.diagnosis?.supports.includes(id) || m.diagnosis?.hints.includes(id))) {
-        // A generic wrapper its cascade shows ("rpc error", "not healthy") is not enough to make it a suspect.
-        supported ||= !hit.generic;
-        pro.push([hit.generic ? W.classGeneric / 2 : W.explainedClass, `explains "${hit.quote}" (${hit.title}) ${where}`]);
+        cascade.push([hit.generic ? W.classGeneric / 2 : W.explainedClass, `explains "${hit.quote}" (${hit.title}) ${where}`]);
       } else if (!hit.generic && claimed.has(id)) {
         con.push([W.unexplainedClass, `does not explain "${hit.quote}" (${hit.title}) ${where}`]);
       }
@@ -189,9 +193,10 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
         supported ||= weight >= 0.5;
         pro.push([W.signal * rarity(signal) * weight, `${signal} ${state} on ${listSubjects(subjects)}`]);
       } else if (explained.some((m) => m.signals.includes(signal))) {
-        pro.push([W.explainedSignal * rarity(signal) * weight, `explains ${signal} ${state} on ${listSubjects(subjects)}`]);
+        cascade.push([W.explainedSignal * rarity(signal) * weight, `explains ${signal} ${state} on ${listSubjects(subjects)}`]);
       }
     }
+    if (ownSpecific) pro.push(...cascade);
     for (const [signal, { subjects, flaps }] of evidence.flapping) {
       if (!d?.flapping || !mode.signals.includes(signal)) continue;
       const text = `${signal} flapped ${flaps} times on ${listSubjects(subjects)}`;

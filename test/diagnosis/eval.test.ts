@@ -30,7 +30,7 @@ describe("diagnosis evaluation", () => {
 
   it("keeps its figure on the tuned corpus", async () => {
     const tuned = summarize(await evaluateCases(loadCorpus("tuned"), "tuned", monitor));
-    expect(tuned.cases).toBeGreaterThanOrEqual(130);
+    expect(tuned.cases).toBeGreaterThanOrEqual(180);
     expect(tuned.top1 / tuned.cases).toBeGreaterThanOrEqual(TUNED_TOP1);
   }, 900_000);
 
@@ -52,8 +52,8 @@ describe("diagnosis evaluation", () => {
   }, 900_000);
 });
 
-const TUNED_TOP1 = 0.87;
+const TUNED_TOP1 = 0.86;
 const HELD_TOP1 = 0.6;
 const HELD_TOP3 = 0.7;
 const FRESH_TOP1 = 0.7;
-const FRESH_TOP3 = 0.74;
+const FRESH_TOP3 = 0.75;
