@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { gzipSync } from "node:zlib";
 import { chromium, type Browser } from "playwright-core";
+import { CHROMIUM } from "../test/chromium";
 
 export interface Server {
   nodes: number;
@@ -84,19 +85,7 @@ export async function measureHtml(url: string): Promise<{ raw: number; gzip: num
 
 export async function launchChromium(): Promise<Browser> {
   // As playwright.config.ts launches it: Debian's Chromium, never a download.
-  return chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-dev-shm-usage",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--disable-quic",
-    ],
-  });
+  return chromium.launch(CHROMIUM);
 }
 
 /** Largest Contentful Paint of a fresh page load (new context: no cache), in ms. */
