@@ -99,6 +99,15 @@ test("an entry says how Faultline recognises it: the real error text that points
   await shot(page, "15-catalog-entry-recognition");
 });
 
+test("a root cause says which failure modes' symptoms it accounts for, with links", async ({ page }) => {
+  await page.goto("/catalog/kms-static-pod-runtime-unavailable");
+  const explains = page.getByTestId("entry-recognition").getByTestId("recognition-explains");
+  await expect(explains).toContainText("also accounts for");
+  await explains.getByRole("link", { name: "KMS plugin unavailable" }).click();
+  await expect(page).toHaveURL(/\/catalog\/kms-plugin-unavailable$/);
+  await expect(page.getByTestId("recognition-explains")).toHaveCount(0);
+});
+
 test("navigation links every section, none marked as not built yet", async ({ page }) => {
   await page.goto("/");
   const nav = page.getByRole("navigation", { name: "Main" });

@@ -11,7 +11,7 @@ const SEEDS: Record<string, string> = {
 };
 
 /** How the diagnosis weighs evidence for this entry: what a reviewer checks before trusting a suspect. */
-function Recognition({ entry, errorClasses }: Pick<CatalogEntryPage, "entry" | "errorClasses">) {
+function Recognition({ entry, errorClasses, explains }: Pick<CatalogEntryPage, "entry" | "errorClasses" | "explains">) {
   if (entry.kind !== "failure-mode" || !entry.diagnosis) return null;
   const d = entry.diagnosis;
   const list = (title: string, ids: string[], testId: string) =>
@@ -41,12 +41,24 @@ function Recognition({ entry, errorClasses }: Pick<CatalogEntryPage, "entry" | "
           Fires whenever this is the cause: {d.needs.map((n) => <code key={n}>{n} </code>)}(seen ok, it argues against it)
         </p>
       ) : null}
+      {explains.length > 0 ? (
+        <p className="small" data-testid="recognition-explains">
+          When this is the cause, it also accounts for{" "}
+          {explains.map((other, i) => (
+            <span key={other.id}>
+              {i > 0 ? ", " : ""}
+              <Link href={`/catalog/${other.id}`}>{other.title}</Link>
+            </span>
+          ))}
+          : their symptoms count for it once text of its own points here.
+        </p>
+      ) : null}
       {d.question ? <p className="small">Confirm with: {d.question}</p> : null}
     </section>
   );
 }
 
-export function EntryDetail({ entry, components, signals, related, runbookLinks, pages, errorClasses }: CatalogEntryPage) {
+export function EntryDetail({ entry, components, signals, related, runbookLinks, pages, errorClasses, explains }: CatalogEntryPage) {
   const category = CATEGORIES.find((c) => c.id === entry.category);
   return (
     <article>
@@ -117,7 +129,7 @@ export function EntryDetail({ entry, components, signals, related, runbookLinks,
               )}
             </section>
           ) : null}
-          <Recognition entry={entry} errorClasses={errorClasses} />
+          <Recognition entry={entry} errorClasses={errorClasses} explains={explains} />
           <section className="panel" data-testid="entry-runbooks">
             <h2 style={{ marginTop: 0 }}>Runbooks that reach this</h2>
             {runbookLinks.length === 0 ? (

@@ -21,7 +21,17 @@ export function loadCatalogEntryPage(id: string) {
     runbookLinks: listRunbookLinksTo(entry.id),
     pages: listBlastRadiusPagesFor(entry),
     errorClasses: errorClassesOf(entry),
+    explains: explainedBy(entry),
   };
+}
+
+/** The failure modes whose symptoms this one causes (`diagnosis.explains`), by title: the page says what it accounts for. */
+function explainedBy(entry: NonNullable<ReturnType<typeof getEntry>>): { id: string; title: string }[] {
+  if (entry.kind !== "failure-mode" || !entry.diagnosis) return [];
+  return entry.diagnosis.explains.flatMap((id) => {
+    const other = getEntry(id);
+    return other ? [{ id, title: other.title }] : [];
+  });
 }
 
 function errorClassesOf(entry: NonNullable<ReturnType<typeof getEntry>>): Map<string, { title: string; example: string; from: string }> {
