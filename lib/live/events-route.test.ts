@@ -7,6 +7,7 @@ import type { KmsCell } from "@/lib/model/kms-matrix";
 import { announceIncidents } from "./bus";
 import { applyHealthPush, type HealthPush, type VersionedHealth } from "./health-push";
 import { publishHealth, registerCluster } from "./registry";
+import { nextEvent } from "@/test/sse";
 
 // Through the real route handlers: a page that holds GET .../health (with its version) and listens to
 // .../events receives, for one changed cell, a "health" push with that cell only, and ends up with the new health.
@@ -63,19 +64,6 @@ function health(at: number, broken?: string): ClusterHealth {
     })),
     summary: broken ? { state: "degraded", line: "1 plugin unhealthy" } : { state: "ok", line: "all healthy" },
   };
-}
-
-/** Reads server-sent events until one named `event` arrives. */
-async function nextEvent(reader: ReadableStreamDefaultReader<Uint8Array>, event: string): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`stream ended before "${event}"`);
-    text += decoder.decode(value, { stream: true });
-    const match = text.match(new RegExp(`event: ${event}\\ndata: (.*)\\n\\n`));
-    if (match) return match[1];
-  }
 }
 
 describe("the live routes", () => {

@@ -8,6 +8,7 @@ import type { HealthInView, HealthRow } from "@/lib/signals/health-view";
 import { demoSources, withReport } from "@/test/demo-sources";
 import { applyHealthPush, type HealthPush, type VersionedHealth } from "./health-push";
 import { publishHealth, registerCluster } from "./registry";
+import { nextEvent } from "@/test/sse";
 
 // The health API's views through the real route handlers, on the simulator's 2,000-node objects: the summary the
 // page holds and its pushes, rows by page, one node, and a precise 400 for every parameter that is wrong.
@@ -22,18 +23,6 @@ const ctx = (name = "views") => ({ params: Promise.resolve({ name }) });
 const get = (query: string, name = "views") => clusterHealth(new Request(`http://x/api/v1/clusters/${name}/health${query}`), ctx(name));
 const node = (n: string, query = "") =>
   healthNode(new Request(`http://x/api/v1/clusters/views/health/nodes/${n}${query}`), { params: Promise.resolve({ name: "views", node: n }) });
-
-async function nextEvent(reader: ReadableStreamDefaultReader<Uint8Array>, event: string): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`stream ended before "${event}"`);
-    text += decoder.decode(value, { stream: true });
-    const match = text.match(new RegExp(`event: ${event}\\ndata: (.*)\\n\\n`));
-    if (match) return match[1];
-  }
-}
 
 describe("the health API's views", () => {
   it("answers the summary small, and its push brings a node that turns bad into view", async () => {
