@@ -1,5 +1,6 @@
 import { BlockList, isIP } from "node:net";
 import { z } from "zod";
+import { jsonVar } from "@/lib/json-var";
 
 // Who may use Faultline and as what (docs/auth.md): the mode, the role mapping from groups, the trusted proxy and
 // the OIDC client. Beside lib/env.ts, which reads them, so that lib/auth can import the environment without a cycle.
@@ -18,20 +19,7 @@ export const RoleGroups = z.strictObject({
 export type RoleGroups = z.infer<typeof RoleGroups>;
 
 /** FAULTLINE_ROLE_GROUPS: JSON of role -> groups ("*": anyone signed in). */
-export const roleGroupsVar = z.string().transform((text, ctx): RoleGroups => {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    ctx.addIssue({ code: "custom", message: 'must be a JSON object such as {"admin":["sre-leads"],"responder":["sre"],"viewer":["*"]}' });
-    return z.NEVER;
-  }
-  const parsed = RoleGroups.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  ctx.addIssue({ code: "custom", message: `${issue.path.join(".") || "value"}: ${issue.message}` });
-  return z.NEVER;
-});
+export const roleGroupsVar = jsonVar(RoleGroups, 'a JSON object such as {"admin":["sre-leads"],"responder":["sre"],"viewer":["*"]}');
 
 /** An address range: "10.0.0.0/8", "fd00::/8", or one address. */
 export interface Cidr {

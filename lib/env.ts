@@ -2,8 +2,9 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { authVars, checkAuthVars } from "@/lib/auth-config";
 import { parseHostEntry } from "@/lib/host-entry";
-import { IncidentRulesConfig } from "@/lib/incident-rules-config";
-import { DEFAULT_NOTIFY_RETRY, jsonVar, NotifyReceivers, NotifyRetry, resolveTokens } from "@/lib/notify-config";
+import { DEFAULT_RULES_CONFIG, IncidentRulesConfig } from "@/lib/incident-rules-config";
+import { jsonVar } from "@/lib/json-var";
+import { DEFAULT_NOTIFY_RETRY, NotifyReceivers, NotifyRetry, resolveTokens } from "@/lib/notify-config";
 
 // The one place that reads process.env. Everything else asks loadEnv().
 
@@ -94,26 +95,12 @@ export const EnvSchema = z
       .max(300, "must be 1-300")
       .default(60),
     // When incidents open, group, resolve and reopen (docs/incidents.md): a JSON object of the fields to change.
-    FAULTLINE_INCIDENT_RULES: z
-      .string()
-      .default("{}")
-      .transform((text, ctx) => {
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch {
-          ctx.addIssue({ code: "custom", message: 'must be a JSON object such as {"openAfterObservations":3}' });
-          return z.NEVER;
-        }
-        const parsed = IncidentRulesConfig.safeParse(value);
-        if (parsed.success) return parsed.data;
-        const issue = parsed.error.issues[0];
-        ctx.addIssue({ code: "custom", message: `${issue.path.join(".") || "value"}: ${issue.message}` });
-        return z.NEVER;
-      }),
+    FAULTLINE_INCIDENT_RULES: jsonVar(IncidentRulesConfig, 'a JSON object such as {"openAfterObservations":3}').default(DEFAULT_RULES_CONFIG),
     // Incident notifications (docs/notifications.md): the receivers, how retries go, and the address links point at.
-    FAULTLINE_NOTIFY_WEBHOOKS: jsonVar(NotifyReceivers, '[{"name":"pager","url":"https://hooks.example.org/faultline","format":"json"}]').default([]),
-    FAULTLINE_NOTIFY_RETRY: jsonVar(NotifyRetry, '{"maxAttempts":20,"capSeconds":300}').default(DEFAULT_NOTIFY_RETRY),
+    FAULTLINE_NOTIFY_WEBHOOKS: jsonVar(NotifyReceivers, 'JSON such as [{"name":"pager","url":"https://hooks.example.org/faultline","format":"json"}]').default(
+      [],
+    ),
+    FAULTLINE_NOTIFY_RETRY: jsonVar(NotifyRetry, 'JSON such as {"maxAttempts":20,"capSeconds":300}').default(DEFAULT_NOTIFY_RETRY),
     FAULTLINE_PUBLIC_URL: z
       .string()
       .refine((value) => {

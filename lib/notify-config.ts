@@ -63,24 +63,6 @@ export const NotifyRetry = z.strictObject({
 export type NotifyRetry = z.infer<typeof NotifyRetry>;
 export const DEFAULT_NOTIFY_RETRY: NotifyRetry = NotifyRetry.parse({});
 
-/** A zod transform for a variable holding JSON of `schema`; the issue names the field ("0.url: must be ..."). */
-export function jsonVar<T>(schema: z.ZodType<T>, example: string) {
-  return z.string().transform((text, ctx): T => {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      ctx.addIssue({ code: "custom", message: `must be JSON such as ${example}` });
-      return z.NEVER;
-    }
-    const parsed = schema.safeParse(value);
-    if (parsed.success) return parsed.data;
-    const issue = parsed.error.issues[0];
-    ctx.addIssue({ code: "custom", message: `${issue.path.join(".") || "value"}: ${issue.message}` });
-    return z.NEVER;
-  });
-}
-
 /** Fills each receiver's bearer token from the variable it names; an error message names the receiver, never the value. */
 export function resolveTokens(receivers: NotifyReceiver[], source: Record<string, string | undefined>): NotifyReceiver[] | string {
   const out: NotifyReceiver[] = [];
