@@ -56,6 +56,14 @@ class World {
 
 const sealed = (state: SignalStatus) => [sig("openbao.sealed", "openbao", state), sig("kms.plugin.unhealthy", "master-1/2", "ok")];
 
+/** A crash-looping plugin's signal: down one round, up the next, so no run lasts the 3 observations or 60 s of the debounce. */
+const CRASH_LOOP = [
+  [0, "critical"],
+  [30, "ok"],
+  [60, "critical"],
+  [90, "ok"],
+] as const;
+
 describe("opening incidents", () => {
   it("opens after N consecutive critical observations, not before", () => {
     const world = new World();
@@ -84,14 +92,7 @@ describe("opening incidents", () => {
 
   it("opens on a signal that flaps: the third turn to critical within the window, however short each run", () => {
     const world = new World();
-    // A crash-looping plugin: down one round, up the next; no run lasts the 3 observations or 60 s of the debounce.
-    for (const [s, state] of [
-      [0, "critical"],
-      [30, "ok"],
-      [60, "critical"],
-      [90, "ok"],
-    ] as const)
-      expect(world.round(s, sealed(state))).toEqual([]);
+    for (const [s, state] of CRASH_LOOP) expect(world.round(s, sealed(state))).toEqual([]);
     expect(world.round(120, sealed("critical"))).toEqual([
       { kind: "open", group: [expect.objectContaining({ fingerprint: fp("openbao.sealed", "openbao"), reason: "critical 3 times in 120s (flapping)" })] },
     ]);
@@ -102,13 +103,7 @@ describe("opening incidents", () => {
 
   it("does not count turns older than the flapping window, nor unknown or warning runs", () => {
     const world = new World(parseRulesConfig({ flapWindowSeconds: 100 }));
-    for (const [s, state] of [
-      [0, "critical"],
-      [30, "ok"],
-      [60, "critical"],
-      [90, "ok"],
-    ] as const)
-      world.round(s, sealed(state));
+    for (const [s, state] of CRASH_LOOP) world.round(s, sealed(state));
     // The turn at 0 s is older than 100 s by now: two turns in the window, no incident.
     expect(world.round(150, sealed("critical"))).toEqual([]);
     const quiet = new World();
