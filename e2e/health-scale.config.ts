@@ -12,7 +12,7 @@ export default defineConfig({
   testDir: ".",
   testMatch: "health-scale.scale.ts",
   outputDir: "../test-results/e2e-scale",
-  reporter: [["list"]],
+  reporter: [["list"], ["json", { outputFile: "../test-results/e2e-scale.json" }]],
   use: { ...base.use, baseURL: `http://127.0.0.1:${PORT}` },
   webServer: {
     ...server,

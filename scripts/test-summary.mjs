@@ -1,13 +1,70 @@
-// One closing line for the whole of `npm test`, from the Vitest and Playwright JSON reports.
-import { readFileSync } from "node:fs";
+// The closing lines of `npm test`, from the Vitest and Playwright JSON reports: every test that failed (or passed
+// only on a retry), by name and first line of its error, then one count line. Exits non-zero when a test failed,
+// a report is missing, or a run exited non-zero (its message comes as an argument from scripts/test.sh).
+import { existsSync, readFileSync } from "node:fs";
 
-const vitest = JSON.parse(readFileSync("test-results/vitest.json", "utf8"));
-const e2e = JSON.parse(readFileSync("test-results/e2e.json", "utf8"));
-const passed = vitest.numPassedTests + e2e.stats.expected + e2e.stats.flaky;
-const failed = vitest.numFailedTests + e2e.stats.unexpected;
-const skipped = vitest.numPendingTests + vitest.numTodoTests + e2e.stats.skipped;
-console.log(
-  `\nunit ${vitest.numPassedTests}/${vitest.numTotalTests}, end-to-end ${e2e.stats.expected}/${e2e.stats.expected + e2e.stats.unexpected + e2e.stats.flaky + e2e.stats.skipped}`,
-);
-console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(failed > 0 ? 1 : 0);
+const problems = process.argv.slice(2);
+const read = (file) => {
+  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8"));
+  problems.push(`${file} is missing: its run stopped before reporting`);
+  return undefined;
+};
+const firstLine = (text) =>
+  String(text ?? "")
+    .replace(/\u001b\[[0-9;]*m/g, "")
+    .split("\n")
+    .map((line) => line.trim())
+    .find(Boolean)
+    ?.slice(0, 240) ?? "";
+
+const failed = [];
+const flaky = [];
+
+const vitest = read("test-results/vitest.json");
+if (vitest) {
+  for (const file of vitest.testResults ?? []) {
+    const where = file.name.replace(`${process.cwd()}/`, "");
+    const assertions = file.assertionResults ?? [];
+    for (const test of assertions) {
+      if (test.status === "failed") failed.push(`${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    }
+    // A file that failed outside its tests (a hook, an import) has no failed test to name.
+    if (file.status === "failed" && !assertions.some((test) => test.status === "failed")) {
+      failed.push(`${where}: ${firstLine(file.message) || "the file failed outside its tests"}`);
+    }
+  }
+}
+
+function walk(suite, file, report) {
+  for (const spec of suite.specs ?? []) {
+    for (const test of spec.tests ?? []) {
+      const name = `${spec.file ?? file}:${spec.line} › ${spec.title}`;
+      const error = test.results?.flatMap((result) => result.errors ?? [])[0];
+      if (test.status === "unexpected") report.failed.push(`${name}: ${firstLine(error?.message)}`);
+      if (test.status === "flaky") report.flaky.push(`${name}: passed on a retry after ${firstLine(error?.message)}`);
+    }
+  }
+  for (const child of suite.suites ?? []) walk(child, suite.file ?? file, report);
+}
+
+const e2eRuns = [read("test-results/e2e.json"), read("test-results/e2e-scale.json")].filter(Boolean);
+for (const run of e2eRuns) for (const suite of run.suites ?? []) walk(suite, suite.file, { failed, flaky });
+
+const sum = (pick) => e2eRuns.reduce((total, run) => total + pick(run.stats), 0);
+const e2e = {
+  expected: sum((s) => s.expected),
+  unexpected: sum((s) => s.unexpected),
+  flaky: sum((s) => s.flaky),
+  skipped: sum((s) => s.skipped),
+};
+const unit = vitest ?? { numPassedTests: 0, numFailedTests: 0, numTotalTests: 0, numPendingTests: 0, numTodoTests: 0 };
+const passed = unit.numPassedTests + e2e.expected + e2e.flaky;
+const failedCount = unit.numFailedTests + e2e.unexpected;
+const skipped = unit.numPendingTests + unit.numTodoTests + e2e.skipped;
+
+if (flaky.length > 0) console.log(`\npassed only on a retry (${flaky.length}):\n${flaky.map((line) => `  ${line}`).join("\n")}`);
+if (failed.length > 0) console.log(`\nfailed (${failed.length}):\n${failed.map((line) => `  ${line}`).join("\n")}`);
+if (problems.length > 0) console.log(`\n${problems.join("\n")}`);
+console.log(`\nunit ${unit.numPassedTests}/${unit.numTotalTests}, end-to-end ${e2e.expected}/${e2e.expected + e2e.unexpected + e2e.flaky + e2e.skipped}`);
+console.log(`tests: ${passed} passed, ${failedCount} failed, ${skipped} skipped`);
+process.exit(failedCount > 0 || failed.length > 0 || problems.length > 0 ? 1 : 0);

@@ -53,10 +53,14 @@ step "layering (docs/architecture.md)"
 node scripts/check-layers.mjs
 step "catalog"
 npx tsx scripts/catalog-check.ts
+# The three test runs go on after a failure, so one run shows every failing test; the summary below names them
+# (and fails) at the end, where a log's tail shows it.
+rm -f test-results/vitest.json test-results/e2e.json test-results/e2e-scale.json
+status=()
 step "unit and database tests"
-npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json || status+=("unit tests exited $?")
 step "end-to-end tests"
-npx playwright test
+npx playwright test || status+=("end-to-end tests exited $?")
 step "end-to-end tests at 500 nodes (/health at scale)"
-npx playwright test -c e2e/health-scale.config.ts
-node scripts/test-summary.mjs
+npx playwright test -c e2e/health-scale.config.ts || status+=("end-to-end tests at 500 nodes exited $?")
+node scripts/test-summary.mjs "${status[@]}"

