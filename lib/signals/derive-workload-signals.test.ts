@@ -45,7 +45,13 @@ describe("deriveSignals from the webhook fixture", () => {
     expect(state("2026-09-10T00:00:00.000Z", 7)).toBe("ok");
     expect(state("2026-08-20T10:15:00.000Z")).toBe("critical");
     const expired = deriveSignals({ now: NOW, webhook: withNotAfter("2026-08-01T00:00:00.000Z") })[1];
-    expect(expired.detail).toBe("caBundle expired at 2026-08-01T00:00:00.000Z: the API server can no longer call the webhook");
+    // The fixture's webhook is failurePolicy Fail: the page says pods are refused, not that they run uninjected.
+    expect(expired.detail).toBe(
+      "caBundle expired at 2026-08-01T00:00:00.000Z: the API server can no longer call the webhook (failurePolicy Fail: matching pods are refused)",
+    );
+    const ignoring = withNotAfter("2026-08-01T00:00:00.000Z");
+    ignoring.webhooks[0] = { ...ignoring.webhooks[0], failurePolicy: "Ignore" };
+    expect(deriveSignals({ now: NOW, webhook: ignoring })[1].detail).toMatch(/\(failurePolicy Ignore: matching pods start without injection\)$/);
   });
 });
 

@@ -52,11 +52,11 @@ function checkCaBundle(webhook: WebhookView, problems: ReadProblem[], now: Date,
       "webhook.ca.expiring",
       subject,
       "critical",
-      `caBundle expired at ${webhook.caNotAfter}: the API server can no longer call the webhook`,
+      `caBundle expired at ${webhook.caNotAfter}: the API server can no longer call the webhook (${policyConsequence(webhook)})`,
       webhook,
       {
         kind: "webhook-ca-expired",
-        fields: { webhook: webhook.name, notAfter: webhook.caNotAfter },
+        fields: { webhook: webhook.name, notAfter: webhook.caNotAfter, failurePolicy: webhook.failurePolicy },
       },
     );
   }
@@ -75,6 +75,11 @@ function checkCaBundle(webhook: WebhookView, problems: ReadProblem[], now: Date,
   );
 }
 
+/** What a webhook the API server cannot call does to the pods it matches. */
+function policyConsequence(webhook: WebhookView): string {
+  return webhook.failurePolicy === "Fail" ? "failurePolicy Fail: matching pods are refused" : "failurePolicy Ignore: matching pods start without injection";
+}
+
 /**
  * Whether each webhook's Service has ready endpoints. With none, the API server cannot call the webhook:
  * under failurePolicy Fail every matching pod is refused; under Ignore they start without injection.
@@ -87,8 +92,7 @@ export function deriveWebhookEndpointSignals(view: WebhookConfigurationView | nu
     const found = endpoints.find((e) => e.namespace === namespace && e.name === name);
     const service = `service ${namespace}/${name}`;
     const facts = { service: `${namespace}/${name}`, failurePolicy: webhook.failurePolicy ?? null };
-    const consequence =
-      webhook.failurePolicy === "Fail" ? "failurePolicy Fail: matching pods are refused" : "failurePolicy Ignore: matching pods start without injection";
+    const consequence = policyConsequence(webhook);
     if (!found)
       return [
         createSignal(
