@@ -30,7 +30,10 @@ function report(name: string, outcomes: Outcome[], showMisses: boolean): void {
   const s = summarize(outcomes);
   console.log(`\n## ${name}: ${s.cases} cases`);
   console.log(`detected ${s.detected}/${s.cases}; top-1 ${s.top1}/${s.cases} (${pct(s.top1, s.cases)}); top-3 ${s.top3}/${s.cases} (${pct(s.top3, s.cases)})`);
-  console.log(`abstained (cannot tell the first two apart) ${s.abstained}, of which name the separating question ${s.abstainedWithQuestion}`);
+  console.log(
+    `abstained (cannot tell the first two apart) ${s.abstained}, of which name the separating question ${s.abstainedWithQuestion}, of which the two hold the cause ${s.abstainedPairHoldsCause}`,
+  );
+  console.log(`named a cause without abstaining ${s.decided}, right ${s.decidedRight} (${pct(s.decidedRight, s.decided)})`);
   console.log(`calibration (first suspect's stated confidence → how often right): ${s.calibration.map((b) => `${b.band}: ${b.right}/${b.cases}`).join("; ")}`);
   if (!showMisses) return;
   for (const o of outcomes.filter((x) => x.rank !== 0)) {

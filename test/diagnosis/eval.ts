@@ -175,6 +175,11 @@ export interface Summary {
   abstained: number;
   /** Abstentions that name the question separating the two. */
   abstainedWithQuestion: number;
+  /** Abstentions whose two candidates hold the labelled cause (the question would have led to it). */
+  abstainedPairHoldsCause: number;
+  /** Cases where the first suspect was named as the cause, and how many of those were right. */
+  decided: number;
+  decidedRight: number;
   /** Per stated-confidence band of the first suspect: how often it was right. */
   calibration: { band: string; cases: number; right: number }[];
 }
@@ -192,6 +197,7 @@ export function summarize(outcomes: Outcome[]): Summary {
     };
   });
   const abstained = outcomes.filter((o) => o.top?.undecided);
+  const decided = outcomes.filter((o) => o.top && !o.top.undecided);
   return {
     cases: outcomes.length,
     detected: detected.length,
@@ -199,6 +205,9 @@ export function summarize(outcomes: Outcome[]): Summary {
     top3: outcomes.filter((o) => o.rank >= 0 && o.rank < 3).length,
     abstained: abstained.length,
     abstainedWithQuestion: abstained.filter((o) => o.top!.undecided!.question.trim().length > 0).length,
+    abstainedPairHoldsCause: abstained.filter((o) => o.rank === 0 || o.top!.undecided!.with === o.label).length,
+    decided: decided.length,
+    decidedRight: decided.filter((o) => o.rank === 0).length,
     calibration,
   };
 }
