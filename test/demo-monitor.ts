@@ -43,6 +43,7 @@ export async function startDemoMonitor(options: { now?: () => Date; nodes?: numb
     sources: {},
     memo: newMemo(),
   };
+  servers.set(entry, server);
   return {
     server,
     entry,
@@ -56,6 +57,29 @@ export async function startDemoMonitor(options: { now?: () => Date; nodes?: numb
 
 type Health = Awaited<ReturnType<typeof pollOnce>>;
 
+/** The simulated API server behind each monitor entry this file started. */
+const servers = new WeakMap<Monitored, DemoServer>();
+
+/**
+ * Waits until every open watch of the entry has read all that the simulated API server held when called: the
+ * server sends a bookmark on each, and a watch that has read it has read every change before it. On a loaded
+ * machine a change can take longer than any fixed wait to arrive; this does not guess. Gives up quietly after
+ * `ms` (a stalled or reconnecting watch gets no bookmark), leaving the polls below to judge.
+ */
+export async function watchesCaughtUp(entry: Monitored, ms = 3000): Promise<boolean> {
+  const server = servers.get(entry);
+  // A stalled server sends nothing, bookmarks included: there is nothing to wait for.
+  if (!server?.running || !entry.watches || server.watchesStalled || server.faults.silent || server.faults.current) return false;
+  const target = Number(server.bookmarkNow());
+  const end = Date.now() + ms;
+  for (;;) {
+    const behind = [...entry.watches.values()].filter((w) => w.state.up && !(Number(w.state.resourceVersion ?? "0") >= target));
+    if (behind.length === 0) return true;
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 /** Rounds until the health shows what a change should produce (watches deliver it within milliseconds). */
 export async function pollUntil(entry: Monitored, check: (h: Health) => boolean, what: string, ms = 5000): Promise<Health> {
   const end = Date.now() + ms;
@@ -67,8 +91,12 @@ export async function pollUntil(entry: Monitored, check: (h: Health) => boolean,
   }
 }
 
-/** Rounds until two in a row, 100 ms apart, show the same signal states: a change has fully arrived. */
+/**
+ * Rounds until two in a row, 100 ms apart, show the same signal states: a change has fully arrived. The watches
+ * are first made to catch up with the API server (watchesCaughtUp), so a slow machine does not pass for a settled one.
+ */
 export async function settledPoll(entry: Monitored, ms = 5000, now?: () => Date): Promise<Health> {
+  await watchesCaughtUp(entry);
   const key = (h: Health) => JSON.stringify(h.signals.map((s) => [s.id, s.subject, s.state, s.detail]));
   let last = await pollOnce(entry, now);
   const end = Date.now() + ms;

@@ -53,6 +53,31 @@ describe("the real client against the simulator", () => {
     expect(events[1]).toEqual({ type: "BOOKMARK", annotations: { "k8s.io/initial-events-end": "true" } });
   });
 
+  it("sends a bookmark on demand that comes after every change made before it (what tests wait on)", async () => {
+    const events: { type: string; rv?: string }[] = [];
+    // Long periodic bookmarks: the one seen below is the one asked for.
+    await server.stop();
+    server = new DemoServer({ cluster: new DemoCluster({ nodes: 3, intervalMs: 60_000 }), bookmarkIntervalMs: 600_000 });
+    kc.loadFromString(kubeconfigFor("demo", await server.start()));
+    const request = await new k8s.Watch(kc).watch(
+      PATH,
+      { allowWatchBookmarks: true },
+      (type, obj) => events.push({ type, rv: obj?.metadata?.resourceVersion }),
+      () => undefined,
+    );
+    await until(() => events.length > 0, "the initial ADDED");
+    setScenario(server.cluster, "kms-plugin-unavailable", true, { node: "master-1" });
+    const target = server.bookmarkNow();
+    await until(() => events.some((e) => e.type === "BOOKMARK"), "the bookmark asked for");
+    request.abort();
+    const at = events.findIndex((e) => e.type === "BOOKMARK");
+    expect(events[at].rv).toBe(target);
+    // The change to master-1's reporter condition arrived before the bookmark, with a lower resourceVersion.
+    const changed = events.slice(0, at).filter((e) => e.type === "MODIFIED");
+    expect(changed.length).toBeGreaterThan(0);
+    expect(Number(changed.at(-1)!.rv)).toBeLessThanOrEqual(Number(target));
+  });
+
   it("answers a too-old resourceVersion with 410, and an informer relists and carries on", async () => {
     const watch = new k8s.Watch(kc);
     let error: { type: string; code?: number } | undefined;

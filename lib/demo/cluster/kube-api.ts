@@ -21,6 +21,8 @@ export interface KubeApiOptions {
   /** Whether this caller may write (the read-only token may not). */
   canWrite: (req: IncomingMessage) => boolean;
   openWatches: Set<ServerResponse>;
+  /** The bookmark senders of the open watches that asked for bookmarks. */
+  bookmarkers: Set<() => void>;
   /** While true, open watches go silent (no events, no bookmarks), as a stalled watch does upstream. */
   stalled?: () => boolean;
   /** Whether a watch resuming from this resourceVersion must get 410 (the expire-on-resume fault). */

@@ -43,6 +43,7 @@ const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(
 export class DemoServer {
   private server?: Server;
   private readonly openWatches = new Set<ServerResponse>();
+  private readonly bookmarkers = new Set<() => void>();
   /** Fault injection: open watches stay connected but send nothing, as an upstream watch that stalls silently. */
   watchesStalled = false;
   readonly readToken: string;
@@ -128,11 +129,21 @@ export class DemoServer {
     await this.start();
   }
 
+  /**
+   * Sends a bookmark now on every open watch that asks for them, and returns the resourceVersion it carries: a
+   * client that has read it has read every change made before this call (tests wait on it instead of on time).
+   */
+  bookmarkNow(): string {
+    for (const send of this.bookmarkers) send();
+    return this.cluster.store.resourceVersion;
+  }
+
   /** Stops listening and ends watches and blackholed requests; returns the server that was listening. */
   private shutDown(): Server | undefined {
     this.cluster.stop();
     for (const watch of this.openWatches) watch.destroy();
     this.openWatches.clear();
+    this.bookmarkers.clear();
     this.faults.dropHeld();
     const server = this.server;
     this.server = undefined;
@@ -207,6 +218,7 @@ export class DemoServer {
       minRequestTimeoutSeconds: this.opts.minRequestTimeoutSeconds ?? 1800,
       canWrite: () => role === "admin",
       openWatches: this.openWatches,
+      bookmarkers: this.bookmarkers,
       stalled: () => this.watchesStalled || this.faults.silent,
       expiresResume: (rv) => this.faults.expiresResume(rv),
       now: () => cluster.now(),

@@ -17,6 +17,8 @@ export interface WatchOptions {
   /** --min-request-timeout: a watch without timeoutSeconds ends after a random time between this and twice it. */
   minRequestTimeoutSeconds: number;
   openWatches: Set<ServerResponse>;
+  /** The bookmark senders of the open watches that asked for bookmarks (DemoServer.bookmarkNow). */
+  bookmarkers: Set<() => void>;
   stalled?: () => boolean;
   expiresResume?: (resourceVersion: string) => boolean;
   now: () => Date;
@@ -102,6 +104,8 @@ export function serveWatch(
     if (event.resource === key) deliver(event);
   });
   const ticker = bookmarks ? setInterval(() => bookmark(), opts.bookmarkIntervalMs) : undefined;
+  const bookmarkNow = () => bookmark();
+  if (bookmarks) opts.bookmarkers.add(bookmarkNow);
   // The real server: the client's timeoutSeconds, else a random time in [minRequestTimeout, 2 x minRequestTimeout).
   const min = opts.minRequestTimeoutSeconds;
   const timeoutSeconds = timeoutParam !== undefined && timeoutParam > 0 ? timeoutParam : min * (1 + Math.random());
@@ -111,6 +115,7 @@ export function serveWatch(
     if (ticker) clearInterval(ticker);
     clearTimeout(timer);
     opts.openWatches.delete(res);
+    opts.bookmarkers.delete(bookmarkNow);
   };
   req.on("close", close);
   res.on("close", close);
