@@ -7,6 +7,7 @@ import { newMemo } from "@/lib/store/persist";
 import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { kubeconfigFor } from "@/lib/demo/cluster/kubeconfig";
 import { DemoServer } from "@/lib/demo/cluster/server";
+import { WAIT_SLACK } from "./wait";
 
 // A simulated cluster on loopback and a monitor entry that reads it through an ordinary kubeconfig
 // with the real client: what the tests of the monitor and of the incident suspects start from.
@@ -81,7 +82,7 @@ export async function watchesCaughtUp(entry: Monitored, ms = 3000): Promise<bool
 }
 
 /** Rounds until the health shows what a change should produce (watches deliver it within milliseconds). */
-export async function pollUntil(entry: Monitored, check: (h: Health) => boolean, what: string, ms = 5000): Promise<Health> {
+export async function pollUntil(entry: Monitored, check: (h: Health) => boolean, what: string, ms = 5000 * WAIT_SLACK): Promise<Health> {
   const end = Date.now() + ms;
   for (;;) {
     const health = await pollOnce(entry);
