@@ -125,7 +125,6 @@ export interface RunningAlertmanager {
 /** Starts Alertmanager on loopback with gossip off, one route grouping by alertname and cluster to the webhook. */
 export async function startAlertmanager(opts: AlertmanagerOptions): Promise<RunningAlertmanager> {
   const dir = await mkdtemp(path.join(tmpdir(), "faultline-am-"));
-  const port = await freePort();
   const config = [
     "route:",
     "  receiver: faultline",
@@ -144,6 +143,16 @@ export async function startAlertmanager(opts: AlertmanagerOptions): Promise<Runn
     `        max_alerts: ${opts.maxAlerts ?? 0}`,
   ].join("\n");
   await writeFile(path.join(dir, "alertmanager.yml"), config);
+  // The free port is found before Alertmanager binds it, and another process (a client's outgoing connection,
+  // another test's server) can take it in between: then Alertmanager exits on the bind, and it is tried again.
+  for (let attempt = 1; ; attempt++) {
+    const started = await launchAlertmanager(dir, await freePort());
+    if (started.running) return started.running;
+    if (attempt >= 3 || !/address already in use/i.test(started.log)) throw new Error(started.log);
+  }
+}
+
+async function launchAlertmanager(dir: string, port: number): Promise<{ running?: RunningAlertmanager; log: string }> {
   const args = [
     `--config.file=${path.join(dir, "alertmanager.yml")}`,
     `--storage.path=${dir}`,
@@ -158,29 +167,39 @@ export async function startAlertmanager(opts: AlertmanagerOptions): Promise<Runn
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`alertmanager exited ${child.exitCode}: ${log}`);
+    if (child.exitCode !== null) {
+      await new Promise((r) => setTimeout(r, 50)); // the last of its output
+      return { log: `alertmanager exited ${child.exitCode}: ${log}` };
+    }
     const ready = await fetch(`${url}/-/ready`).then(
       (r) => r.ok,
       () => false,
     );
-    if (ready) break;
-    if (Date.now() > deadline) throw new Error(`alertmanager not ready: ${log}`);
+    // Ready, and still ours: a server that took the port first would answer while this one exits on the bind.
+    if (ready && (await new Promise((r) => setTimeout(r, 150)), child.exitCode === null)) break;
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`alertmanager not ready: ${log}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
-    url,
-    log: () => log,
-    push: async (alerts) => {
-      const response = await fetch(`${url}/api/v2/alerts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(alerts) });
-      if (!response.ok) throw new Error(`alertmanager refused the alerts: ${response.status} ${await response.text()}`);
-    },
-    stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGTERM");
-        await exited;
-      }
-      await rm(dir, { recursive: true, force: true });
+    log,
+    running: {
+      url,
+      log: () => log,
+      push: async (alerts) => {
+        const response = await fetch(`${url}/api/v2/alerts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(alerts) });
+        if (!response.ok) throw new Error(`alertmanager refused the alerts: ${response.status} ${await response.text()}`);
+      },
+      stop: async () => {
+        if (child.exitCode === null) {
+          const exited = new Promise((resolve) => child.once("exit", resolve));
+          child.kill("SIGTERM");
+          await exited;
+        }
+        await rm(dir, { recursive: true, force: true });
+      },
     },
   };
 }

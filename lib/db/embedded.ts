@@ -101,37 +101,39 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     return { url: urlFor(password, adopted), stop: async () => {} };
   }
 
-  const port = await freePort();
-  const recent: string[] = [];
   const EmbeddedPostgres = await embeddedPostgres();
-  const server = new EmbeddedPostgres({
-    databaseDir: pgDir,
-    port,
-    user: USER,
-    password,
-    authMethod: "scram-sha-256",
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
-    onLog: (message: unknown) => {
-      recent.push(String(message).trim());
-      if (recent.length > 20) recent.shift();
-    },
-    onError: (error: unknown) => recent.push(String(error)),
-  });
-
   const fresh = !existsSync(path.join(pgDir, "PG_VERSION"));
-  try {
-    if (fresh) {
-      log(`embedded postgres: creating a new cluster in ${pgDir}`);
-      await server.initialise();
+  if (fresh) log(`embedded postgres: creating a new cluster in ${pgDir}`);
+  // The free port is found before postgres binds it, and another process (a client's outgoing connection, another
+  // server) can take it in between: postgres then fails to bind, and it is tried again on another port.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const recent: string[] = [];
+    const server = new EmbeddedPostgres({
+      databaseDir: pgDir,
+      port,
+      user: USER,
+      password,
+      authMethod: "scram-sha-256",
+      persistent: true,
+      createPostgresUser: process.getuid?.() === 0,
+      postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+      onLog: (message: unknown) => {
+        recent.push(String(message).trim());
+        if (recent.length > 20) recent.shift();
+      },
+      onError: (error: unknown) => recent.push(String(error)),
+    });
+    try {
+      if (!existsSync(path.join(pgDir, "PG_VERSION"))) await server.initialise();
+      await server.start();
+    } catch (error) {
+      const detail = recent.filter(Boolean).slice(-5).join(" | ");
+      if (attempt < 3 && /address already in use/i.test(detail)) continue;
+      throw new Error(`embedded postgres failed to start in ${pgDir}: ${detail || String(error)}`);
     }
-    await server.start();
-  } catch (error) {
-    const detail = recent.filter(Boolean).slice(-5).join(" | ");
-    throw new Error(`embedded postgres failed to start in ${pgDir}: ${detail || String(error)}`);
+    await ensureDatabase(password, port);
+    log(`embedded postgres: listening on 127.0.0.1:${port} (data in ${pgDir})`);
+    return { url: urlFor(password, port), stop: () => server.stop() };
   }
-  await ensureDatabase(password, port);
-  log(`embedded postgres: listening on 127.0.0.1:${port} (data in ${pgDir})`);
-  return { url: urlFor(password, port), stop: () => server.stop() };
 }

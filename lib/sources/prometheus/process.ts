@@ -98,7 +98,9 @@ async function launch(binary: string, configFile: string, dataDir: string, port:
       process.removeListener("exit", killOnExit);
       throw new PrometheusStartError(`prometheus ${gone}: ${lastError(log)}`);
     }
-    if (await ready(url)) return { url, pid: child.pid!, startMs: Math.round(performance.now() - started), stop };
+    // Ready, and still ours: a server that took the port first would answer while this one exits on the bind.
+    if ((await ready(url)) && (await new Promise((r) => setTimeout(r, 150)), !gone))
+      return { url, pid: child.pid!, startMs: Math.round(performance.now() - started), stop };
     await new Promise((r) => setTimeout(r, 50));
   }
   await stop();
