@@ -55,6 +55,21 @@ describe("diagnosis", () => {
     for (const s of plain) expect(s.supports.join("\n"), s.id).not.toContain("explains");
   });
 
+  it("puts the beacon down above the wrappers it leaves restarting: a needed signal firing is the cause's own evidence", () => {
+    const wrapper: Observed = {
+      signal: "wrapper.restarting",
+      subject: "payments/payments-api-7d9f8c6b5-x2k4p",
+      state: "critical",
+      detail: "api: CrashLoopBackOff after 5 restarts; last exit 3 (Error); kubelet: back-off 5m0s restarting failed container=api",
+    };
+    const beacon: Observed = { signal: "beacon.unreachable", subject: "beacon", state: "critical", detail: "the bridge cannot reach the beacon: HTTP 503" };
+    const ranked = rank([wrapper, beacon]);
+    expect(ranked[0].id).toBe("beacon-down");
+    expect(ranked[0].supports.join("\n")).toContain("explains");
+    // Restarting wrappers alone: nothing to blame on the beacon, and no cascade speaks for it.
+    for (const s of rank([wrapper])) expect(s.supports.join("\n"), s.id).not.toContain("explains");
+  });
+
   it("tells apart failure modes that share one signal and the words 'token' and 'certificate', by the real error class", () => {
     const login = (error: string) =>
       plugin(`Error making API request.\n\nURL: PUT https://openbao.openbao.svc:8200/v1/auth/jwt/login\nCode: 400. Errors:\n\n* ${error}`);

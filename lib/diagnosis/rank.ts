@@ -196,6 +196,10 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
         cascade.push([W.explainedSignal * rarity(signal) * weight, `explains ${signal} ${state} on ${listSubjects(subjects)}`]);
       }
     }
+    // A signal this cause needs, firing, is direct evidence of it too (the beacon unreachable for "beacon down"),
+    // unless a mode it explains needs the same signal.
+    const explainedNeeds = new Set(explained.flatMap((m) => m.diagnosis?.needs ?? []));
+    ownSpecific ||= (d?.needs ?? []).some((need) => !explainedNeeds.has(need) && (evidence.firing.get(need)?.weight ?? 0) >= 0.5);
     if (ownSpecific) pro.push(...cascade);
     for (const [signal, { subjects, flaps }] of evidence.flapping) {
       if (!d?.flapping || !mode.signals.includes(signal)) continue;
