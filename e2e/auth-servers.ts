@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import Provider from "oidc-provider";
-import { freePort } from "../lib/db/embedded";
+import { freePort } from "../lib/free-port";
 export { freePort };
 
 // The servers e2e/auth.spec.ts signs in against: Faultline itself started by `npm start` in a mode of its own (the

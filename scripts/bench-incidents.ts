@@ -13,7 +13,7 @@ import pg from "pg";
 import { startEmbeddedPostgres } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
 import { seedHistory } from "./bench-incidents-seed";
-import { freePort } from "@/lib/db/embedded";
+import { freePort } from "@/lib/free-port";
 
 const INCIDENTS = Number(process.argv[2] ?? 100_000);
 const EVENTS = Number(process.argv[3] ?? 1_000_000);

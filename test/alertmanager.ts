@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
-import { createServer as createNetServer, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { NextRequest } from "next/server";
 import { POST } from "@/app/api/v1/alerts/alertmanager/route";
+import { onFreePort } from "@/lib/free-port";
 import { checkMachine } from "@/lib/http/machine-token";
 
 // Debian's real Alertmanager in front of Faultline's real webhook route: Alertmanager delivers to a loopback
@@ -23,14 +24,6 @@ export interface Delivered {
   truncatedAlerts: number;
   ms: number;
   body: Record<string, unknown>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** A loopback server that calls the route handler for each delivery and keeps what it answered. */
@@ -143,16 +136,11 @@ export async function startAlertmanager(opts: AlertmanagerOptions): Promise<Runn
     `        max_alerts: ${opts.maxAlerts ?? 0}`,
   ].join("\n");
   await writeFile(path.join(dir, "alertmanager.yml"), config);
-  // The free port is found before Alertmanager binds it, and another process (a client's outgoing connection,
-  // another test's server) can take it in between: then Alertmanager exits on the bind, and it is tried again.
-  for (let attempt = 1; ; attempt++) {
-    const started = await launchAlertmanager(dir, await freePort());
-    if (started.running) return started.running;
-    if (attempt >= 3 || !/address already in use/i.test(started.log)) throw new Error(started.log);
-  }
+  return onFreePort((port) => launchAlertmanager(dir, port));
 }
 
-async function launchAlertmanager(dir: string, port: number): Promise<{ running?: RunningAlertmanager; log: string }> {
+/** One start on `port`; Alertmanager exiting (on a taken port, say) throws with its log. */
+async function launchAlertmanager(dir: string, port: number): Promise<RunningAlertmanager> {
   const args = [
     `--config.file=${path.join(dir, "alertmanager.yml")}`,
     `--storage.path=${dir}`,
@@ -169,7 +157,7 @@ async function launchAlertmanager(dir: string, port: number): Promise<{ running?
   for (;;) {
     if (child.exitCode !== null) {
       await new Promise((r) => setTimeout(r, 50)); // the last of its output
-      return { log: `alertmanager exited ${child.exitCode}: ${log}` };
+      throw new Error(`alertmanager exited ${child.exitCode}: ${log}`);
     }
     const ready = await fetch(`${url}/-/ready`).then(
       (r) => r.ok,
@@ -184,22 +172,19 @@ async function launchAlertmanager(dir: string, port: number): Promise<{ running?
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
-    log,
-    running: {
-      url,
-      log: () => log,
-      push: async (alerts) => {
-        const response = await fetch(`${url}/api/v2/alerts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(alerts) });
-        if (!response.ok) throw new Error(`alertmanager refused the alerts: ${response.status} ${await response.text()}`);
-      },
-      stop: async () => {
-        if (child.exitCode === null) {
-          const exited = new Promise((resolve) => child.once("exit", resolve));
-          child.kill("SIGTERM");
-          await exited;
-        }
-        await rm(dir, { recursive: true, force: true });
-      },
+    url,
+    log: () => log,
+    push: async (alerts) => {
+      const response = await fetch(`${url}/api/v2/alerts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(alerts) });
+      if (!response.ok) throw new Error(`alertmanager refused the alerts: ${response.status} ${await response.text()}`);
+    },
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      await rm(dir, { recursive: true, force: true });
     },
   };
 }

@@ -3,7 +3,7 @@ import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import type { TestReceiver } from "./notify-receiver";
-import { freePort } from "@/lib/db/embedded";
+import { freePort } from "@/lib/free-port";
 export { freePort };
 
 // The crash run behind `npm run bench:notify-crash` and e2e/notifications.spec.ts: Faultline as `npm start` runs it

