@@ -4,7 +4,9 @@ import { formatConfidence } from "@/lib/diagnosis/confidence";
 import type { SuspectView } from "./types";
 
 /** How sure the diagnosis is, in words people read at 3 a.m.; the percentage is beside it. */
-function sureness(confidence: number): { word: string; tone: "red" | "orange" | "grey"; share: string } {
+function sureness(confidence: number, suspects: number): { word: string; tone: "red" | "orange" | "grey"; share: string } {
+  // Alone, a suspect holds all of the evidence whatever its strength: "the only match" says that, ">99%" would not.
+  if (suspects === 1) return { word: formatConfidence(confidence, 1), tone: "orange", share: "no other failure mode fits" };
   const share = formatConfidence(confidence);
   if (confidence >= 0.9) return { word: "very likely", tone: "red", share };
   if (confidence >= 0.6) return { word: "likely", tone: "orange", share };
@@ -67,7 +69,7 @@ export function SuspectList({ suspects }: { suspects: SuspectView[] }) {
       {suspects[0].undecided ? <Undecided top={suspects[0]} /> : null}
       <ol className="suspects" data-testid="suspects">
         {shown.map((s, i) => {
-          const sure = s.confidence === undefined ? undefined : sureness(s.confidence);
+          const sure = s.confidence === undefined ? undefined : sureness(s.confidence, suspects.length);
           return (
             <li key={s.id} data-suspect={s.id} className={i === 0 ? "top" : undefined}>
               <Link href={`/catalog/${s.id}`} className="suspect-title">

@@ -108,8 +108,12 @@ export function separatingQuestion(runbooks: Runbook[], a: string, b: string): {
   return best && { question: best.question, runbook: best.runbook };
 }
 
-/** A confidence as people read it: never "100%" (a cause the catalog does not know stays possible), never "0%". */
-export function formatConfidence(confidence: number): string {
+/**
+ * A confidence as people read it: never "100%" (a cause the catalog does not know stays possible), never "0%". A lone
+ * suspect holds all of the evidence whatever its strength, so it is "the only match", not ">99%".
+ */
+export function formatConfidence(confidence: number, suspects = 2): string {
+  if (suspects === 1) return "the only match";
   if (confidence >= 0.995) return ">99%";
   if (confidence < 0.01) return "<1%";
   return `${Math.round(confidence * 100)}%`;

@@ -256,7 +256,7 @@ export async function refreshSuspects(
       at: now,
       kind: "suspects_changed",
       actor,
-      summary: after.length ? `top suspect: ${after[0].title} (${after[0].id}, ${formatConfidence(after[0].confidence)})` : "no suspects",
+      summary: after.length ? `top suspect: ${after[0].title} (${after[0].id}, ${formatConfidence(after[0].confidence, after.length)})` : "no suspects",
       payload: { before: before.map((s) => s.id), after: after.map((s) => ({ id: s.id, score: s.score, confidence: s.confidence, reason: s.reason })) },
     });
     if (eventId !== undefined && isSuspectChange(before[0]?.id, after[0]?.id, incident, now))

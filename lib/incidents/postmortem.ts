@@ -47,7 +47,7 @@ export function renderMarkdown(detail: IncidentDetail, now: Date = new Date()): 
     "",
     "## Suspects",
     "",
-    ...(suspects.length ? suspects.flatMap((s, i) => suspectLines(s, i, e)) : ["None ranked."]),
+    ...(suspects.length ? suspects.flatMap((s, i) => suspectLines(s, i, e, suspects.length)) : ["None ranked."]),
     "",
     "## Runbooks followed",
     "",
@@ -82,8 +82,8 @@ export function renderJson(detail: IncidentDetail) {
 }
 
 /** One suspect in the postmortem: how sure, and the evidence for and against it (older records have only a reason). */
-function suspectLines(s: Suspect, i: number, e: (text: string) => string): string[] {
-  const sure = typeof s.confidence === "number" ? ` (${formatConfidence(s.confidence)})` : "";
+function suspectLines(s: Suspect, i: number, e: (text: string) => string, count: number): string[] {
+  const sure = typeof s.confidence === "number" ? ` (${formatConfidence(s.confidence, count)})` : "";
   const lines = [`${i + 1}. **${e(s.title)}** (\`${s.id}\`)${sure}: ${e(s.reason)}`];
   if (i >= 3) return lines;
   for (const text of (s.supports ?? []).slice(1, 4)) lines.push(`   - for: ${e(text)}`);
