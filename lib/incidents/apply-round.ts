@@ -8,7 +8,7 @@ import { fingerprintOf } from "./fingerprint";
 import { closeIncident, joinIncident, loadViews, openIncident, refreshSuspects, reopenIncident, RULES_ACTOR, type MemberInput } from "./membership";
 import { decideRound, incidentHealthySince, type Observation, type RuleState, type Trigger } from "./rules";
 import { getCatalog } from "@/lib/catalog/queries";
-import { rankSuspects } from "./suspects";
+import { evidenceTexts, rankSuspects } from "./suspects";
 import { appendEvent, inTransaction, RaceLost, type Db, type Tx } from "./tx";
 
 // One monitor round of one cluster through the incident rules, in one transaction: the rules' memory (the rule
@@ -38,8 +38,8 @@ async function saveRuleState(tx: Tx, cluster: string, state: RuleState, changed:
 }
 
 /** One firing signal's own suspects, best first: what the rules group and reopen by (docs/incidents.md, "Grouping"). */
-export function rankTrigger(t: { signal: string; subject: string; state: string; detail: string }): string[] {
-  const active = [{ signal: t.signal, subject: t.subject, state: t.state, detail: t.detail }];
+export function rankTrigger(t: { signal: string; subject: string; state: string; detail: string; texts?: string[] }): string[] {
+  const active = [{ signal: t.signal, subject: t.subject, state: t.state, detail: t.detail, texts: t.texts }];
   return rankSuspects({ active, entries: getCatalog().entries, limit: 10 }).map((s) => s.id);
 }
 
@@ -56,13 +56,14 @@ export function candidatesOf(signal: string): string[] {
   return bySignal.get(signal) ?? [];
 }
 
-const member = (cluster: string, t: Trigger): MemberInput => ({
+const member = (cluster: string, t: Trigger, texts: string[] | undefined): MemberInput => ({
   cluster,
   signal: t.signal,
   subject: t.subject,
   source: "signal",
   state: t.state,
   detail: t.detail,
+  ...(texts ? { texts } : {}),
   severity: t.severity,
 });
 
@@ -96,8 +97,13 @@ export async function applyRound(
       });
     const previous = await loadRuleState(tx, cluster);
     const incidents = await loadViews(tx, cluster, now, config);
-    const { state, changed, actions } = decideRound({ cluster, previous, signals: clean, incidents, now, config, rankTrigger, candidatesOf });
+    const key = (s: { signal: string; subject: string }) => fingerprintOf({ cluster, signal: s.signal, subject: s.subject });
+    // What each signal says besides its sentence: ranked with the detail, as the evaluation ranks it.
+    const texts = new Map(clean.map((s) => [key({ signal: s.id, subject: s.subject }), evidenceTexts(s)]));
+    const rank = (t: Parameters<typeof rankTrigger>[0]) => rankTrigger({ ...t, texts: texts.get(key(t)) });
+    const { state, changed, actions } = decideRound({ cluster, previous, signals: clean, incidents, now, config, rankTrigger: rank, candidatesOf });
     const evidence = new Map(clean.map((s) => [fingerprintOf({ cluster, signal: s.id, subject: s.subject }), s.evidence]));
+    const memberOf = (t: Trigger) => member(cluster, t, texts.get(key(t)));
     const touched = new Set<number>();
     // Incidents where something fired this round: only these may be renamed after their top suspect.
     const fired = new Set<number>();
@@ -107,7 +113,13 @@ export async function applyRound(
         await unit([action.fingerprint], unitOf(action.signal, action.subject), async () => {
           await tx.incidentMember.updateMany({
             where: { incidentId: action.incidentId, fingerprint: action.fingerprint },
-            data: { state: action.to, detail: cleanText(action.detail, 2000), changedAt: now, healthySince: action.healthy ? now : null },
+            data: {
+              state: action.to,
+              detail: cleanText(action.detail, 2000),
+              ...textsData(texts.get(action.fingerprint)),
+              changedAt: now,
+              healthySince: action.healthy ? now : null,
+            },
           });
           const recorded = await appendEvent(tx, {
             incidentId: action.incidentId,
@@ -137,7 +149,7 @@ export async function applyRound(
         await unit([], `incident ${action.incidentId}: detail`, async () => {
           await tx.incidentMember.updateMany({
             where: { incidentId: action.incidentId, fingerprint: action.fingerprint, open: true },
-            data: { detail: cleanText(action.detail, 2000) },
+            data: { detail: cleanText(action.detail, 2000), ...textsData(texts.get(action.fingerprint)) },
           });
           touched.add(action.incidentId);
           fired.add(action.incidentId);
@@ -146,7 +158,7 @@ export async function applyRound(
         const opened = await inSavepoint(tx, async () => {
           const { incidentId, created } = await openIncident(
             tx,
-            action.group.map((t) => member(cluster, t)),
+            action.group.map((t) => memberOf(t)),
             { now, reason: action.group[0].reason },
           );
           (created ? outcome.opened : outcome.joined).push(incidentId);
@@ -159,10 +171,10 @@ export async function applyRound(
           for (const t of action.group) {
             await unit([fp(t)], unitOf(t.signal, t.subject), async () => {
               if (incidentId === undefined) {
-                const result = await openIncident(tx, [member(cluster, t)], { now, reason: t.reason });
+                const result = await openIncident(tx, [memberOf(t)], { now, reason: t.reason });
                 incidentId = result.incidentId;
                 (result.created ? outcome.opened : outcome.joined).push(incidentId);
-              } else await joinIncident(tx, incidentId, member(cluster, t), now);
+              } else await joinIncident(tx, incidentId, memberOf(t), now);
               touched.add(incidentId);
               fired.add(incidentId);
             });
@@ -170,14 +182,14 @@ export async function applyRound(
         }
       } else if (action.kind === "join") {
         await unit([fp(action.trigger)], unitOf(action.trigger.signal, action.trigger.subject), async () => {
-          const holder = await joinIncident(tx, action.incidentId, member(cluster, action.trigger), now);
+          const holder = await joinIncident(tx, action.incidentId, memberOf(action.trigger), now);
           touched.add(holder);
           fired.add(holder);
           outcome.joined.push(action.incidentId);
         });
       } else if (action.kind === "reopen") {
         await unit([fp(action.trigger)], unitOf(action.trigger.signal, action.trigger.subject), async () => {
-          const holder = await reopenIncident(tx, action.incidentId, member(cluster, action.trigger), now, action.trigger.reason);
+          const holder = await reopenIncident(tx, action.incidentId, memberOf(action.trigger), now, action.trigger.reason);
           touched.add(holder);
           fired.add(holder);
           outcome.reopened.push(action.incidentId);
@@ -219,6 +231,9 @@ export function judgeCommitted(db: Db, committed: CommittedRound, config: Incide
 }
 
 const logged = new Map<string, string>();
+
+/** A member's texts are replaced only by a round that reported its signal. */
+const textsData = (texts: string[] | undefined) => (texts ? { texts } : {});
 
 /**
  * Runs one unit of a round under a savepoint; a failure rolls back that unit only. A lost race is not the

@@ -19,6 +19,8 @@ export interface MemberInput {
   source: "signal" | "alert";
   state: string;
   detail: string;
+  /** The signal's problem texts (evidenceTexts): ranked with the detail. */
+  texts?: string[];
   severity: Severity;
 }
 
@@ -51,18 +53,21 @@ export async function joinIncident(tx: Tx, incidentId: number, m: MemberInput, n
   const fingerprint = fingerprintOf(m);
   const own = await tx.incidentMember.findUnique({ where: { incidentId_fingerprint: { incidentId, fingerprint } } });
   if (own?.open) {
-    await tx.incidentMember.update({ where: { id: own.id }, data: { state: m.state, detail: m.detail.slice(0, 2000), changedAt: now, healthySince: null } });
+    await tx.incidentMember.update({
+      where: { id: own.id },
+      data: { state: m.state, detail: m.detail.slice(0, 2000), ...(m.texts ? { texts: m.texts } : {}), changedAt: now, healthySince: null },
+    });
     return incidentId;
   }
   if (own) {
     await tx.incidentMember.update({
       where: { id: own.id },
-      data: { open: true, state: m.state, detail: m.detail.slice(0, 2000), changedAt: now, healthySince: null },
+      data: { open: true, state: m.state, detail: m.detail.slice(0, 2000), texts: m.texts ?? [], changedAt: now, healthySince: null },
     });
   } else {
     const rows = await tx.$queryRaw<{ id: number }[]>`
-      INSERT INTO "incident_members" ("incident_id", "fingerprint", "cluster", "signal", "subject", "source", "state", "detail", "open", "joined_at", "changed_at")
-      VALUES (${incidentId}, ${fingerprint}, ${m.cluster}, ${m.signal}, ${m.subject}, ${m.source}, ${m.state}, ${m.detail.slice(0, 2000)}, true, ${now}, ${now})
+      INSERT INTO "incident_members" ("incident_id", "fingerprint", "cluster", "signal", "subject", "source", "state", "detail", "texts", "open", "joined_at", "changed_at")
+      VALUES (${incidentId}, ${fingerprint}, ${m.cluster}, ${m.signal}, ${m.subject}, ${m.source}, ${m.state}, ${m.detail.slice(0, 2000)}, ${m.texts ?? []}::text[], true, ${now}, ${now})
       ON CONFLICT ("fingerprint") WHERE "open" DO NOTHING RETURNING "id"`;
     if (rows.length === 0) {
       const holder = await tx.incidentMember.findFirst({ where: { fingerprint, open: true }, select: { incidentId: true } });
@@ -117,8 +122,8 @@ export async function openIncident(
   } else {
     const id = rows[0].id;
     const members = await tx.$queryRaw<{ id: number }[]>`
-      INSERT INTO "incident_members" ("incident_id", "fingerprint", "cluster", "signal", "subject", "source", "state", "detail", "open", "joined_at", "changed_at")
-      VALUES (${id}, ${fingerprint}, ${primary.cluster}, ${primary.signal}, ${primary.subject}, ${primary.source}, ${primary.state}, ${primary.detail.slice(0, 2000)}, true, ${now}, ${now})
+      INSERT INTO "incident_members" ("incident_id", "fingerprint", "cluster", "signal", "subject", "source", "state", "detail", "texts", "open", "joined_at", "changed_at")
+      VALUES (${id}, ${fingerprint}, ${primary.cluster}, ${primary.signal}, ${primary.subject}, ${primary.source}, ${primary.state}, ${primary.detail.slice(0, 2000)}, ${primary.texts ?? []}::text[], true, ${now}, ${now})
       ON CONFLICT ("fingerprint") WHERE "open" DO NOTHING RETURNING "id"`;
     if (members.length === 0) {
       // Another writer put this fingerprint in a grouped incident first: drop ours (no events yet) and join that one.
@@ -243,6 +248,7 @@ export async function refreshSuspects(
     subject: m.subject,
     state: m.source === "alert" ? "critical" : m.state,
     detail: m.detail,
+    texts: m.texts,
     flaps: flaps.get(`${m.signal}\u0000${m.subject}`) ?? 0,
   }));
   const after = rankSuspects({ active, healthy, linked: links.catalog ?? [], entries: getCatalog().entries });

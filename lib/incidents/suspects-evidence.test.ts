@@ -5,6 +5,7 @@ import { parseRulesConfig } from "@/lib/incident-rules-config";
 import { getIncident } from "./queries";
 import { at, migratedDatabase, signal } from "@/test/incident-db";
 import type { Suspect } from "./suspects";
+import type { Signal } from "@/lib/signals/signal-model";
 
 // An incident's suspects use what the incident knows beyond its members' sentences: how often each member
 // flapped (its transitions on the timeline), and the cluster's signals that are ok now. Real PostgreSQL.
@@ -46,5 +47,23 @@ describe("suspects from an incident's own history", () => {
     const all = (await getIncident(prisma, id))!.incident.suspects as unknown as Suspect[];
     expect(all[0].id).not.toBe("openbao-unavailable");
     expect(all.find((s) => s.id === "openbao-unavailable")?.contradicts.join("\n")).toContain("openbao.unreachable is ok");
+  });
+
+  it("ranks on the plugin's whole error kept with the member, not only on its clipped sentence", async () => {
+    const expired =
+      'Put "https://openbao.internal:8200/v1/transit/encrypt/k8s-kek": tls: failed to verify certificate: x509: certificate has expired or is not yet valid: current time 2026-11-22T12:00:00Z is after 2026-11-21T00:00:00Z';
+    // The sentence people read is cut before the words that name the cause; the problem keeps the whole error.
+    const cut = (state: "critical" | "ok"): Signal => ({
+      ...signal("kms.plugin.unhealthy", "master-2/1", state, state === "ok" ? "keyID 1 healthy" : `master-2: keyID 1 error: ${expired.slice(0, 60)}…`),
+      ...(state === "ok" ? {} : { problem: { kind: "plugin-error", subject: "master-2/1", fields: { node: "master-2", keyID: "1", detail: expired } } }),
+    });
+    const id = (await applyRound(prisma, "clipped", [cut("critical")], at(0), config)).opened[0];
+    const member = await prisma.incidentMember.findFirstOrThrow({ where: { incidentId: id } });
+    expect(member.texts).toContain(expired);
+    expect((await top(id)).id).toBe("openbao-tls-certificate-expired");
+    expect((await top(id)).supports.join("\n")).toContain("x509: certificate has expired or is not yet valid");
+    // The same sentence without its problem (an older member, an alert) names no certificate failure.
+    const bare = (await applyRound(prisma, "clipped-bare", [{ ...cut("critical"), problem: undefined }], at(0), config)).opened[0];
+    expect((await top(bare)).id).not.toBe("openbao-tls-certificate-expired");
   });
 });

@@ -1,6 +1,8 @@
 import { getCatalog } from "@/lib/catalog/queries";
 import type { CatalogEntry, FailureMode } from "@/lib/catalog/schema";
 import { diagnose, type Observed, type Suspect } from "@/lib/diagnosis/rank";
+import type { Signal } from "@/lib/signals/signal-model";
+import { cleanText } from "@/lib/text/outside-text";
 
 // An incident's suspects: the diagnosis (lib/diagnosis) over the catalog this server serves, with its error
 // classes and runbooks. Only the entries to rank can be narrowed (tests rank a subset).
@@ -27,6 +29,26 @@ export function rankSuspects({ active, healthy, linked, entries, limit }: Suspec
   let modes = modesOf.get(list);
   if (!modes) modesOf.set(list, (modes = list.filter((e): e is FailureMode => e.kind === "failure-mode")));
   return diagnose({ active, healthy, linked, modes, classes: catalog.errorClasses, runbooks: catalog.runbooks, limit });
+}
+
+/** Texts kept per signal, and the length of each: the classifier reads the first 8 KiB of a text anyway. */
+const MAX_TEXTS = 6;
+const MAX_TEXT = 8_192;
+
+/**
+ * What a signal says besides its sentence: the string facts of its problem (a plugin's whole error, a probe
+ * body, a pod's last exit), distinct, cleaned and clipped. Incidents store them with the member and the
+ * evaluation ranks on the same, so what it measures is what the incident page shows.
+ */
+export function evidenceTexts(signal: Pick<Signal, "detail" | "problem">): string[] {
+  const out: string[] = [];
+  for (const v of Object.values(signal.problem?.fields ?? {})) {
+    if (typeof v !== "string" || v.length === 0 || v === signal.detail) continue;
+    const text = cleanText(v, MAX_TEXT);
+    if (!out.includes(text)) out.push(text);
+    if (out.length === MAX_TEXTS) break;
+  }
+  return out;
 }
 
 /** The signals some failure mode needs (diagnosis.needs): the only healthy signals the ranking reads. */

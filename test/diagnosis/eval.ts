@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
 import { SCENARIOS, setScenario } from "@/lib/demo/cluster/scenarios";
-import { rankSuspects, type Suspect } from "@/lib/incidents/suspects";
+import { evidenceTexts, rankSuspects, type Suspect } from "@/lib/incidents/suspects";
 import type { Signal } from "@/lib/signals/signal-model";
 import { settledPoll, startDemoMonitor, type DemoMonitor } from "@/test/demo-monitor";
 import { applyWorld, CorpusFile, type Case } from "./world";
@@ -40,11 +40,6 @@ export function loadCorpus(part: Part): Case[] {
   return names.sort().flatMap((name) => CorpusFile.parse(parse(readFileSync(path.join(dir, name), "utf8"))).cases);
 }
 
-/** The string facts of a signal's problem: what the live pipeline hands the diagnosis besides the sentence. */
-export function problemTexts(s: Signal): string[] {
-  return Object.values(s.problem?.fields ?? {}).filter((v): v is string => typeof v === "string" && v.length > 0);
-}
-
 /** What an incident would hold after a few rounds: each (signal, subject) at its worst state, with how often it changed. */
 interface Seen {
   signal: Signal;
@@ -65,7 +60,7 @@ function judge(id: string, part: Outcome["part"], label: string, seen: Map<strin
       active.map((x) => `${x.worst.id} ${x.worst.subject} ${x.worst.state} ${x.worst.detail}`),
     );
   const ranked = rankSuspects({
-    active: active.map(({ worst: s, flaps }) => ({ signal: s.id, subject: s.subject, state: s.state, detail: s.detail, texts: problemTexts(s), flaps })),
+    active: active.map(({ worst: s, flaps }) => ({ signal: s.id, subject: s.subject, state: s.state, detail: s.detail, texts: evidenceTexts(s), flaps })),
     healthy,
     limit: 100,
   });
