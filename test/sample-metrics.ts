@@ -30,7 +30,8 @@ const perProvider = (method: string | undefined, value: (m: string) => MetricVal
   NODES.flatMap((node) =>
     PROVIDERS.flatMap((provider) => (method ? [method] : METHODS).map((m) => series({ instance: node, node, provider_name: provider, method: m }, value(m)))),
   );
-const perPlugin = (value: MetricValue) => NODES.map((node) => series({ instance: `${node}/kms-1`, node, key_id: "1" }, value));
+const perPlugin = (value: MetricValue, labels: Record<string, string> = {}) =>
+  NODES.map((node) => series({ instance: `${node}/kms-1`, node, key_id: "1", ...labels }, value));
 const RATE: Record<string, number> = { Status: 0.05, Encrypt: 0.05, Decrypt: 0.5 };
 
 export function sampleKmsMetrics(at: Date = SAMPLE_AT): KmsMetrics {
@@ -45,6 +46,8 @@ export function sampleKmsMetrics(at: Date = SAMPLE_AT): KmsMetrics {
     tokenTtl: perPlugin(2764800),
     certificateTtl: perPlugin(7776000),
     identityWrites: [],
+    // The demo's plugins export their socket restart counter from the start; the others appear once counted.
+    pluginFailures: perPlugin(0, { metric: "openbao_kms_socket_restarts_total" }),
   };
   const start = new Date(at.getTime() - HISTORY_SECONDS * 1000);
   return {

@@ -9,6 +9,7 @@ import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { DemoServer } from "@/lib/demo/cluster/server";
 import { startDemoPrometheus } from "./prometheus";
+import { evidenceTexts, rankSuspects } from "@/lib/incidents/suspects";
 
 // The whole path on real parts: the simulator serves metrics, Debian's Prometheus scrapes them every
 // second, Faultline's PromQL reads them back, and an injected failure shows up as a signal.
@@ -114,6 +115,32 @@ describe("the demo Prometheus against the simulator", () => {
       setScenario(server.cluster, "kms-plugin-unavailable", false);
     }
   });
+
+  it("quotes the plugin's own refusal counters, so the AAD and annotation scenarios are named apart", async () => {
+    // The first scenario's counts stay within the 15-minute window of the second, so only the first is ranked alone.
+    for (const [scenario, reason, ranked] of [
+      ["annotations-missing-or-malformed", "annotation_invalid", true],
+      ["aad-mismatch", "aad_mismatch", false],
+    ] as const) {
+      setScenario(server.cluster, scenario, true);
+      // A refusal a second rather than a few in ten minutes, so the counter grows within the test; the reason is the scenario's.
+      server.cluster.model.decrypt.aadErrors = 600;
+      try {
+        const labels = { node: "master-0", metric: "openbao_kms_aad_validation_errors_total", reason };
+        const m = await collectUntil((x) => valueOf(x, "pluginFailures", labels) >= 1, `${reason} counted on master-0`, 40_000);
+        const counted = deriveMetricSignals(m, new Date()).find((s) => s.id === "kms.plugin.errors" && s.subject === "master-0/1")!;
+        expect(counted.state).toBe("critical");
+        expect(counted.detail).toMatch(new RegExp(`^The plugin counted in 15m: \\d+ decrypts refused by AAD validation \\(${reason}\\)`));
+        const active = deriveMetricSignals(m, new Date()).filter((s) => s.state !== "ok");
+        const suspects = rankSuspects({
+          active: active.map((s) => ({ signal: s.id, subject: s.subject, state: s.state, detail: s.detail, texts: evidenceTexts(s) })),
+        });
+        if (ranked) expect(suspects[0]?.id).toBe(scenario);
+      } finally {
+        setScenario(server.cluster, scenario, false);
+      }
+    }
+  }, 100_000);
 
   it("shows OpenBao's slow audit device as high KMS latency", async () => {
     setScenario(server.cluster, "openbao-audit-backend-pressure", true);

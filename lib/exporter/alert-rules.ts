@@ -22,6 +22,7 @@ export const faultlineUrl = (pathname: string) => `{{ with $externalLabels.fault
 export const PRIMARY_ENTRY: Record<string, string> = {
   "kms.plugin.unhealthy": "kms-plugin-unavailable",
   "kms.decrypt.errors": "unknown-key-id-on-decrypt",
+  "kms.plugin.errors": "unknown-key-id-on-decrypt",
   "kms.latency.high": "openbao-audit-backend-pressure",
   "kms.auth.ttl-low": "jwt-expired-apiserver-down",
   "apiserver.kms-providers.failing": "kms-plugin-unavailable",

@@ -197,6 +197,7 @@ describe("when Prometheus cannot answer", () => {
       "kms.decrypt.errors prometheus unknown",
       "kms.keyid.flapping prometheus unknown",
       "kms.auth.ttl-low prometheus unknown",
+      "kms.plugin.errors prometheus unknown",
       "encryption.identity-fallback cluster unknown",
     ]);
     expect(signals[0].detail).toBe("no latencyP99 series: is Prometheus scraping kube-apiserver and the KMS plugins?");

@@ -3,6 +3,8 @@ import { fromMetricValue, type MetricValue } from "@/lib/sources/metric-value";
 import { clipLine } from "@/lib/model/clip-text";
 import { compareNatural } from "@/lib/model/natural-order";
 import { createSignal, type ProblemOf, type Signal, type SignalId } from "./signal-model";
+import { clipLabel, evidenceOf, groupBy, nodeOf, pluginSubject, providerSubject, seriesOf } from "./metric-series";
+import { pluginFailureSignals } from "./derive-plugin-counters";
 
 // Signals from the cluster's Prometheus (lib/sources/prometheus/kms-metrics.ts). Subjects: "<node>/<provider>"
 // for kube-apiserver's view of one KMS provider, "<node>/<keyID>" for one plugin, and "prometheus" for
@@ -39,6 +41,7 @@ export function deriveMetricSignals(metrics: KmsMetrics, now: Date): Signal[] {
     ...check(metrics, "kms.decrypt.errors", ["requestRate", "errorRate"], () => decryptErrorSignals(metrics), false),
     ...check(metrics, "kms.keyid.flapping", ["keyIdChanges", "pluginKeyIdChanges"], () => keyIdSignals(metrics)),
     ...check(metrics, "kms.auth.ttl-low", ["tokenTtl", "certificateTtl"], () => ttlSignals(metrics)),
+    ...check(metrics, "kms.plugin.errors", ["pluginFailures"], () => pluginFailureSignals(metrics)),
     ...breakerSignals(metrics),
     ...identitySignals(metrics),
   ];
@@ -111,26 +114,6 @@ function limit(signals: Signal[]): { signals: Signal[]; dropped: number } {
   const kept = [...signals].sort((a, b) => RANK[b.state] - RANK[a.state] || compareNatural(a.subject, b.subject)).slice(0, MAX_SUBJECTS_PER_CHECK);
   return { signals: kept.sort((a, b) => compareNatural(a.subject, b.subject)), dropped: signals.length - kept.length };
 }
-
-const clipLabel = (v: string | undefined) => (v === undefined ? undefined : v.length > 80 ? `${v.slice(0, 80)}…` : v);
-const nodeOf = (s: MetricSeries) => clipLabel(s.labels.node ?? s.labels.instance) ?? "(no instance)";
-const providerSubject = (s: MetricSeries) => `${nodeOf(s)}/${clipLabel(s.labels.provider_name) ?? "(no provider)"}`;
-const pluginSubject = (s: MetricSeries) => (s.labels.key_id ? `${nodeOf(s)}/${clipLabel(s.labels.key_id)}` : nodeOf(s));
-
-/** Series with a value now, grouped by subject, in natural order. */
-function groupBy(series: MetricSeries[], subject: (s: MetricSeries) => string): [string, MetricSeries[]][] {
-  const groups = new Map<string, MetricSeries[]>();
-  for (const s of series) {
-    if (s.value === null) continue;
-    const key = subject(s);
-    groups.set(key, [...(groups.get(key) ?? []), s]);
-  }
-  return [...groups.entries()].sort(([a], [b]) => compareNatural(a, b));
-}
-
-const seriesOf = (metrics: KmsMetrics, name: KmsMetricName): MetricSeries[] =>
-  (metrics.metrics?.[name]?.series ?? []).filter((s) => s && typeof s.labels === "object" && s.labels !== null);
-const evidenceOf = (s: MetricSeries) => ({ labels: s.labels, value: s.value });
 
 function latencySignals(metrics: KmsMetrics): Signal[] {
   return groupBy(seriesOf(metrics, "latencyP99"), providerSubject).map(([subject, series]) => {

@@ -11,6 +11,7 @@ export const SIGNAL_IDS = [
   "kms.migration.in-progress",
   "kms.keyid.flapping",
   "kms.decrypt.errors",
+  "kms.plugin.errors",
   "kms.latency.high",
   "kms.auth.ttl-low",
   "apiserver.kms-providers.failing",

@@ -16,7 +16,8 @@ export type KmsMetricName =
   | "circuitBreaker"
   | "tokenTtl"
   | "certificateTtl"
-  | "identityWrites";
+  | "identityWrites"
+  | "pluginFailures";
 
 export interface MetricSeries {
   /** Only the labels that identify a KMS series: instance, node, key_id, provider_name, method. */

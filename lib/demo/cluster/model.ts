@@ -42,7 +42,8 @@ export interface ClusterModel {
     oldestVersionInUse: number;
   };
   auth: { tokenTtlSeconds: number; certificateTtlSeconds: number; loginFailures: number };
-  decrypt: { unknownKeyIdErrors: number; aadErrors: number; latencyFactor: number; deadlineExceeded: number };
+  /** aadReason: the plugin's bounded reason for its AAD refusals (aad_mismatch, annotation_invalid, aad_missing). */
+  decrypt: { unknownKeyIdErrors: number; aadErrors: number; aadReason: string; latencyFactor: number; deadlineExceeded: number };
   keyIdFlips: number;
   identityFallback: boolean;
   stack: {
@@ -100,7 +101,7 @@ export function createModel(options: ModelOptions = {}): ClusterModel {
     openbao: { state: "active", version: "2.4.1" },
     transit: { name: "k8s-kek", exists: true, deletionAllowed: false, softDeleted: false, minDecryptionVersion: 1, latestVersion: 3, oldestVersionInUse: 2 },
     auth: { tokenTtlSeconds: 2764800, certificateTtlSeconds: 7776000, loginFailures: 0 },
-    decrypt: { unknownKeyIdErrors: 0, aadErrors: 0, latencyFactor: 1, deadlineExceeded: 0 },
+    decrypt: { unknownKeyIdErrors: 0, aadErrors: 0, aadReason: "aad_mismatch", latencyFactor: 1, deadlineExceeded: 0 },
     keyIdFlips: 0,
     identityFallback: false,
     stack: {

@@ -297,11 +297,11 @@ export async function renderPluginMetrics(model: ClusterModel, node: NodeState, 
     1,
   );
   c("openbao_kms_decrypt_key_id_errors_total", "Decrypt requests rejected for their key_id.", ["reason"]).inc(
-    { reason: "unknown_key_id" },
+    { reason: "key_id_unknown" },
     scope.grow("unknownKeyId", model.decrypt.unknownKeyIdErrors / 600, 0)!,
   );
   c("openbao_kms_aad_validation_errors_total", "Requests rejected by additional authenticated data validation.", ["reason"]).inc(
-    { reason: "mismatch" },
+    { reason: model.decrypt.aadReason },
     scope.grow("aad", model.decrypt.aadErrors / 600, 0)!,
   );
   // A crash-looping plugin leaves a dead socket behind about every 30 seconds.

@@ -272,7 +272,10 @@ export const SCENARIOS: Scenario[] = [
     "unhealthy",
     () => "key registry state rollback detected: generation below checkpoint",
   ),
-  cluster("annotations-missing-or-malformed", "Ciphertext annotations missing or malformed", (m) => void (m.decrypt.aadErrors = 12)),
+  cluster("annotations-missing-or-malformed", "Ciphertext annotations missing or malformed", (m) => {
+    m.decrypt.aadErrors = 12;
+    m.decrypt.aadReason = "annotation_invalid";
+  }),
   cluster("aad-mismatch", "Additional authenticated data mismatch", (m) => void (m.decrypt.aadErrors = 35)),
   cluster("apiserver-decrypt-storm", "Decrypt storm at API-server start-up", (m) => {
     m.decrypt.latencyFactor = 2000;

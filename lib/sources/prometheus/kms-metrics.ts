@@ -33,6 +33,24 @@ const apiserverKeyIdChanges = `ceil(sum by (${BY_PROVIDER}) (changes((${STATUS_S
 /** The plugin exports only its current hash (1); an old hash's series goes stale, which `or` turns into 0. */
 const pluginKeyIdChanges = `ceil(sum by (instance, node, key_id) (changes(((${PLUGIN_HASH} > bool 0) or (0 * count_over_time(${PLUGIN_HASH}[${KEYID_WINDOW}])))[${KEYID_WINDOW}:${HISTORY_STEP_SECONDS}s])) / 2)`;
 
+/**
+ * The plugin's own failure counters (dc-tec/openbao-kubernetes-kms internal/metrics), each with its bounded reason:
+ * decrypts refused for their AAD or key_id, stale sockets reclaimed after an unclean exit, recovered panics, failed
+ * logins and renewals. `metric` names the counter, so the signal can quote it as the plugin's /metrics shows it.
+ */
+const PLUGIN_FAILURE_COUNTERS: [selector: string, by: string][] = [
+  ["openbao_kms_aad_validation_errors_total", "reason"],
+  ["openbao_kms_decrypt_key_id_errors_total", "reason"],
+  ["openbao_kms_socket_restarts_total", ""],
+  ["openbao_kms_panic_recoveries_total", "method"],
+  ['openbao_kms_auth_login_total{status!="ok"}', "status"],
+  ['openbao_kms_auth_renewal_total{status!="ok"}', "status"],
+];
+const pluginFailures = `(${PLUGIN_FAILURE_COUNTERS.map(
+  ([selector, by]) =>
+    `label_replace(sum by (instance, node, key_id${by ? `, ${by}` : ""}) (increase(${selector}[${KEYID_WINDOW}])), "metric", "${selector.replace(/\{.*$/, "")}", "", "")`,
+).join(" or ")})`;
+
 export const KMS_QUERIES = {
   /** p99 latency of KMS calls by provider and method (Status, Encrypt, Decrypt), failed calls included. */
   latencyP99: {
@@ -60,6 +78,8 @@ export const KMS_QUERIES = {
     unit: "count",
     promql: `sum by (instance, node, resource) (increase(apiserver_storage_transformation_operations_total{transformation_type="to_storage",transformer_prefix="identity"}[${KEYID_WINDOW}]))`,
   },
+  /** Failures the plugin counted within the window, by counter and reason (zero included: the healthy answer). */
+  pluginFailures: { unit: "count", promql: pluginFailures },
 } as const satisfies Record<KmsMetricName, { unit: MetricUnit; promql: string }>;
 
 export const KMS_METRIC_NAMES = Object.keys(KMS_QUERIES) as KmsMetricName[];
@@ -67,7 +87,7 @@ export const KMS_METRIC_NAMES = Object.keys(KMS_QUERIES) as KmsMetricName[];
 export { fromMetricValue, toMetricValue, type MetricValue } from "@/lib/sources/metric-value";
 export type { KmsMetric, KmsMetricName, KmsMetrics, KmsQueryError, MetricSeries, MetricUnit } from "@/lib/sources/kms-metric-types";
 
-const KEPT_LABELS = ["instance", "node", "key_id", "provider_name", "method", "resource"];
+const KEPT_LABELS = ["instance", "node", "key_id", "provider_name", "method", "resource", "metric", "reason", "status"];
 
 /** Runs every KMS query (instant at `now`, range over the last HISTORY_SECONDS) in parallel. */
 export async function collectKmsMetrics(baseUrl: string, now: Date, opts: { timeoutMs?: number } = {}): Promise<KmsMetrics> {
