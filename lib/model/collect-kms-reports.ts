@@ -1,6 +1,7 @@
 import type { PluginStatus } from "@/lib/sources/kube/parse-health-message";
 import { describeReadProblem, type ReadProblem } from "@/lib/sources/kube/read-problem";
 import { REPORTER_CONDITION_PREFIX, type OperatorStatusView } from "@/lib/sources/kube/read-operator-status";
+import { writeKey } from "@/lib/sources/kube/report-writes";
 
 // Gathers per-(node, keyID) plugin reports from every operator CR in both designs, so the matrix sees one
 // report per pair: the newest by lastChecked, with the loser named in a note rather than silently dropped.
@@ -20,6 +21,8 @@ export interface KmsReport {
   reported: PluginStatus;
   lastChecked: string;
   lastCheckedMs: number;
+  /** When the API server recorded the report's last write (its managedFields), if it says. */
+  writtenMs?: number;
   detail?: string;
   source: string;
   design: KmsReportDesign;
@@ -54,6 +57,10 @@ export function collectKmsReports(sources: readonly KmsSource[]): CollectedKmsRe
   const collected: CollectedKmsReports = { reports: [], unparseable: [], emptyMessages: [], unreadable: [], notes: [] };
   const newest = new Map<string, KmsReport>();
   for (const { source, view } of sources) {
+    const written = (key: string) => {
+      const at = view.reportWrites?.[key];
+      return at === undefined ? {} : { writtenMs: Date.parse(at) };
+    };
     for (const reporter of view.reporterConditions) {
       const { parsed, nodeName: node } = reporter;
       if (parsed.format === "unparseable") {
@@ -62,7 +69,11 @@ export function collectKmsReports(sources: readonly KmsSource[]): CollectedKmsRe
       }
       if (parsed.reports.length === 0) collected.emptyMessages.push({ node, source });
       for (const r of parsed.reports) {
-        keepNewest(newest, { ...r, reported: r.status, node, source, design: "condition", lastCheckedMs: Date.parse(r.lastChecked) }, collected.notes);
+        keepNewest(
+          newest,
+          { ...r, reported: r.status, node, source, design: "condition", lastCheckedMs: Date.parse(r.lastChecked), ...written(writeKey(node)) },
+          collected.notes,
+        );
       }
     }
     for (const r of view.typedReports) {
@@ -75,6 +86,7 @@ export function collectKmsReports(sources: readonly KmsSource[]): CollectedKmsRe
           reported: TYPED_STATUS[r.status],
           lastChecked: r.lastCheckedTime,
           lastCheckedMs: Date.parse(r.lastCheckedTime),
+          ...written(writeKey(r.nodeName, r.keyID)),
           ...(r.detail ? { detail: r.detail } : {}),
           source,
           design: "typed",

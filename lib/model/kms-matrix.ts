@@ -75,7 +75,11 @@ function collectOnce(sources: KmsMatrixInput["sources"]): CollectedKmsReports {
 
 function toCell(report: KmsReport, nowMs: number, thresholdSeconds: number, skewSeconds: number, nodes: Map<string, KmsNode>): KmsCell {
   const ageSeconds = (nowMs - report.lastCheckedMs) / 1000;
-  const stale = ageSeconds > thresholdSeconds;
+  // The API server stamped the write recently while the report's own clock says long ago: the reporter is alive on
+  // a node whose clock is behind, so the report is as fresh as its write.
+  const lag = report.writtenMs === undefined ? 0 : (report.writtenMs - report.lastCheckedMs) / 1000;
+  const behind = lag > skewSeconds && (nowMs - report.writtenMs!) / 1000 <= thresholdSeconds;
+  const stale = ageSeconds > thresholdSeconds && !behind;
   const detail = report.detail === undefined ? undefined : clipText(report.detail, DETAIL_LIMIT);
   return {
     node: report.node,
@@ -89,6 +93,7 @@ function toCell(report: KmsReport, nowMs: number, thresholdSeconds: number, skew
     ...(detail?.clipped ? { truncated: true as const } : {}),
     stale,
     future: -ageSeconds > skewSeconds,
+    ...(behind ? { behindSeconds: Math.round(lag) } : {}),
     orphaned: !nodes.has(report.node),
     source: report.source,
     design: report.design,

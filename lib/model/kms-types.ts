@@ -37,6 +37,8 @@ export interface KmsCell {
   truncated?: true;
   stale: boolean;
   future: boolean;
+  /** Seconds lastChecked lags behind the API server's record of the write: the node's clock is behind (set only then). */
+  behindSeconds?: number;
   orphaned: boolean;
   source: string;
   design: KmsReportDesign;

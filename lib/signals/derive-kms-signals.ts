@@ -185,8 +185,22 @@ function describeStaleness(row: KmsRow, own: KmsCell[], threshold: string, thres
 
 function describeSkew(node: string, own: KmsCell[], skewSeconds: number): Signal {
   const future = own.filter((c) => c.future);
-  if (future.length === 0)
-    return createSignal("kms.report.clock-skew", node, "ok", `no report ahead of the observer's clock by more than ${skewSeconds}s`, { futureCells: [] });
+  const behind = own.filter((c) => c.behindSeconds !== undefined);
+  if (future.length === 0 && behind.length === 0)
+    return createSignal("kms.report.clock-skew", node, "ok", `no report off the observer's or the API server's clock by more than ${skewSeconds}s`, {
+      futureCells: [],
+    });
+  if (future.length === 0) {
+    const worst = behind.reduce((a, c) => (c.behindSeconds! > a.behindSeconds! ? c : a));
+    return createSignal(
+      "kms.report.clock-skew",
+      node,
+      "warning",
+      `lastChecked ${worst.lastChecked} is ${worst.behindSeconds}s behind the API server's time of the write (allowed skew ${skewSeconds}s): this node's clock is behind; its reports are read as fresh, and its tokens and certificates may look not yet valid`,
+      { behindCells: behind },
+      { kind: "report-clock-behind", fields: { node, lastChecked: worst.lastChecked, behindSeconds: worst.behindSeconds!, allowedSkewSeconds: skewSeconds } },
+    );
+  }
   const worst = future.reduce((a, c) => (c.ageSeconds < a.ageSeconds ? c : a));
   return createSignal(
     "kms.report.clock-skew",

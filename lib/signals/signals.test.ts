@@ -114,6 +114,31 @@ describe("deriveSignals from the KMS matrix at the reference time", () => {
     });
   });
 
+  it("tells a node whose clock is behind from a stopped reporter by the API server's time of each write", () => {
+    const typed = () => fixture("kubeapiserver-operator-cr-typed-healthreports.json");
+    // master-2's reporter stopped: its last write (10:11:37 by the API server) is as old as its lastChecked.
+    const stopped = deriveSignals({ now: NOW, matrix: matrixOf(typed()) });
+    expect(pick(stopped, "kms.report.stale", "master-2")?.state).toBe("warning");
+    expect(pick(stopped, "kms.report.clock-skew", "master-2")?.state).toBe("ok");
+    // The same lastChecked, written 10 s ago by the API server's clock: the reporter runs on a clock 193 s behind.
+    const cr = typed();
+    cr.metadata.managedFields.find((f: { time: string }) => f.time === "2026-08-20T10:11:37Z").time = "2026-08-20T10:14:50Z";
+    cr.status.encryptionStatus.healthReports.find((r: { nodeName: string; keyID: string }) => r.nodeName === "master-2" && r.keyID === "1").status =
+      "Unhealthy";
+    const behind = deriveSignals({ now: NOW, matrix: matrixOf(cr) });
+    expect(pick(behind, "kms.report.stale", "master-2")?.state).toBe("ok");
+    expect(pick(behind, "kms.report.clock-skew", "master-2")).toMatchObject({
+      state: "warning",
+      problem: { kind: "report-clock-behind", fields: { behindSeconds: 193 } },
+    });
+    expect(pick(behind, "kms.report.clock-skew", "master-2")?.detail).toMatch(
+      /^lastChecked 2026-08-20T10:11:37Z is 193s behind the API server's time of the write/,
+    );
+    // Its reports are read, not set aside as stale.
+    expect(pick(behind, "kms.plugin.unhealthy", "master-2/1")?.state).toBe("critical");
+    expect(pick(behind, "kms.plugin.unhealthy", "master-2/2")?.state).toBe("ok");
+  });
+
   it("reports cold start as unknown, a node past it as stale, and an unparseable message with its raw text", () => {
     const cr = fixture("kubeapiserver-operator-cr.json");
     const master2 = cr.status.conditions.find((c: { type: string }) => c.type === "KMSHealthReporter_master-2");

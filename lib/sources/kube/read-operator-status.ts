@@ -4,6 +4,7 @@ import { readConditions, type OperatorCondition } from "./operator-condition";
 import { parseHealthMessage, type ParsedHealthMessage } from "./parse-health-message";
 import { Rfc3339 } from "@/lib/sources/timestamps";
 import type { ReadProblem } from "./read-problem";
+import { readReportWrites } from "./report-writes";
 
 export { OperatorCondition } from "./operator-condition";
 
@@ -52,11 +53,13 @@ export interface OperatorStatusView {
   reporterConditions: ReporterCondition[];
   typedReports: HealthReport[];
   preflight?: KmsPreflight;
+  /** When the API server recorded each report's last write (report-writes.ts), keyed by writeKey. */
+  reportWrites: Record<string, string>;
   problems: ReadProblem[];
 }
 
 export function readOperatorStatus(cr: unknown): OperatorStatusView {
-  const view: OperatorStatusView = { conditions: [], reporterConditions: [], typedReports: [], problems: [] };
+  const view: OperatorStatusView = { conditions: [], reporterConditions: [], typedReports: [], reportWrites: {}, problems: [] };
   if (!isRecord(cr)) {
     view.problems.push(wrongType("operator CR", cr, "an object"));
     return view;
@@ -64,6 +67,7 @@ export function readOperatorStatus(cr: unknown): OperatorStatusView {
   const metadata = isRecord(cr.metadata) ? cr.metadata : {};
   if (typeof metadata.name === "string") view.name = metadata.name;
   if (typeof metadata.resourceVersion === "string") view.resourceVersion = metadata.resourceVersion;
+  view.reportWrites = readReportWrites(metadata.managedFields, REPORTER_CONDITION_PREFIX);
 
   // No status at all is a CR nobody has reconciled yet: nothing observed, not malformed.
   if (cr.status === undefined || cr.status === null) return view;
