@@ -1,4 +1,4 @@
-// npm run eval:diagnosis [-- --part tuned|held-aside|fresh|demo] [--show-held-aside] [--case <id>]
+// npm run eval:diagnosis [-- --part tuned|held-aside|fresh|demo] [--show-held-aside] [--case <id>[,<id>…] or <prefix>*]
 // Runs the labelled corpus of broken clusters (test/diagnosis/corpus/) and the demo cluster's scenarios through
 // a real demo cluster server and the real monitor, and prints top-1, top-3, abstentions and calibration per part.
 // The held-aside parts' misses (held-aside, fresh) are not printed unless asked for: they are never used for tuning. The demo scenarios run
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
         );
         continue;
       }
-      const cases = loadCorpus(part as Part).filter((c) => !only || c.id === only);
+      const cases = loadCorpus(part as Part).filter((c) => !only || only.split(",").includes(c.id) || (only.endsWith("*") && c.id.startsWith(only.slice(0, -1))));
       const outcomes = await evaluateCases(cases, part as Part, monitor, progress(cases.length));
       all.push(...outcomes);
       report(`corpus, ${part}`, outcomes, !isHeldAside(part as Part) || showHeld);

@@ -64,6 +64,9 @@ function judge(id: string, part: Outcome["part"], label: string, seen: Map<strin
     healthy,
     limit: 100,
   });
+  if (process.env.EVAL_DEBUG && !isHeldAside(part))
+    for (const r of [...ranked.slice(0, 2), ...ranked.filter((r) => r.id === label)])
+      console.error(`  ${r.id === label ? "LABEL " : ""}${r.id} ${r.score.toFixed(2)} for: ${r.supports.join(" | ")} AGAINST: ${r.contradicts.join(" | ")}`);
   return {
     id,
     part,
