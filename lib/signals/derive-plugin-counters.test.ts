@@ -56,6 +56,15 @@ describe("the plugin's failure counters", () => {
     expect(classesOf(String(two.problem?.fields.counters))).toEqual(["kms-annotations-invalid"]);
   });
 
+  it("reads the OpenBao error class the plugin puts on its failed requests", () => {
+    const m = sampleKmsMetrics();
+    setSampleValue(m, "pluginFailures", counter("openbao_kms_openbao_requests_total", { operation: "transit_decrypt", status: "sealed" }), 30);
+    const s = errorsOf(m).find((x) => x.subject === "master-1/1")!;
+    expect(s.detail).toBe("The plugin counted in 15m: 30 OpenBao transit_decrypt failed (sealed)");
+    expect(s.problem?.fields.counters).toBe('openbao_kms_openbao_requests_total{operation="transit_decrypt",status="sealed"} +30 in 15m');
+    expect(classesOf(String(s.problem?.fields.counters))).toEqual(["openbao-sealed"]);
+  });
+
   it("ignores counters it does not know, non-numbers and values that round to zero, and clips a huge label", () => {
     const m = sampleKmsMetrics();
     setSampleValue(m, "pluginFailures", counter("openbao_kms_made_up_total"), 9);

@@ -13,9 +13,11 @@ export const RESTARTS_CRITICAL = 3;
 const DETAIL_LIMIT = 300;
 
 interface Counter {
-  /** What one count means, for the sentence. */
-  what: (label: string | undefined) => string;
+  /** What one count means, for the sentence (given the labels' values). */
+  what: (label: string | undefined, other?: string) => string;
   label?: "reason" | "method" | "status";
+  /** A second label quoted before `label`. */
+  by?: "operation";
   /** Critical from one count, or from this many. */
   criticalFrom: number;
 }
@@ -29,6 +31,12 @@ const COUNTERS: Record<string, Counter> = {
   openbao_kms_panic_recoveries_total: { label: "method", criticalFrom: Infinity, what: (m) => `panics recovered in ${m}` },
   openbao_kms_auth_login_total: { label: "status", criticalFrom: Infinity, what: (s) => `OpenBao logins failed (${s})` },
   openbao_kms_auth_renewal_total: { label: "status", criticalFrom: Infinity, what: (s) => `token renewals failed (${s})` },
+  openbao_kms_openbao_requests_total: {
+    by: "operation",
+    label: "status",
+    criticalFrom: Infinity,
+    what: (s, op) => `OpenBao ${op ?? "requests"} failed (${s})`,
+  },
 };
 
 export function pluginFailureSignals(metrics: KmsMetrics): Signal[] {
@@ -42,9 +50,12 @@ export function pluginFailureSignals(metrics: KmsMetrics): Signal[] {
       return createSignal("kms.plugin.errors", subject, "ok", "the plugin counted no refused decrypts, unclean exits or failed logins in 15m", evidence);
     const state = counted.some((c) => c.n >= c.counter.criticalFrom) ? "critical" : "warning";
     const label = (c: (typeof counted)[number]) => (c.counter.label ? clipLabel(c.s.labels[c.counter.label]) : undefined);
-    const sentence = counted.map((c) => `${c.n} ${c.counter.what(label(c) ?? "unknown")}`).join(", ");
+    const by = (c: (typeof counted)[number]) => (c.counter.by ? clipLabel(c.s.labels[c.counter.by]) : undefined);
+    const sentence = counted.map((c) => `${c.n} ${c.counter.what(label(c) ?? "unknown", by(c))}`).join(", ");
     // As the plugin's /metrics shows each counter, with how much it grew: what the error classes read.
-    const quoted = counted.map((c) => `${c.s.labels.metric}${c.counter.label ? `{${c.counter.label}="${label(c) ?? ""}"}` : ""} +${c.n} in 15m`).join("; ");
+    const labels = (c: (typeof counted)[number]) =>
+      [c.counter.by ? `${c.counter.by}="${by(c) ?? ""}"` : "", c.counter.label ? `${c.counter.label}="${label(c) ?? ""}"` : ""].filter(Boolean).join(",");
+    const quoted = counted.map((c) => `${c.s.labels.metric}${c.counter.label ? `{${labels(c)}}` : ""} +${c.n} in 15m`).join("; ");
     return createSignal("kms.plugin.errors", subject, state, clipLine(`The plugin counted in 15m: ${sentence}`, DETAIL_LIMIT), evidence, {
       kind: "plugin-failures-counted",
       fields: { node: nodeOf(counted[0].s), counters: quoted, total: counted.reduce((n, c) => n + c.n, 0) },

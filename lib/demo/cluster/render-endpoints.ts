@@ -249,6 +249,8 @@ function renderLatencyHistogram(histograms: [string, HistogramState][]): string 
   return `${lines.join("\n")}\n`;
 }
 
+const BAO_CLASS: Partial<Record<ClusterModel["openbao"]["state"], string>> = { sealed: "sealed", unreachable: "connection_failed", standby: "unavailable" };
+
 /** The KMS plugin's own /metrics (dc-tec bao-kms-provider families) for one plugin on one node. */
 export async function renderPluginMetrics(model: ClusterModel, node: NodeState, keyID: string, now: Date = new Date()): Promise<string | undefined> {
   const plugin = node.plugins.find((p) => p.keyID === keyID);
@@ -266,6 +268,8 @@ export async function renderPluginMetrics(model: ClusterModel, node: NodeState, 
     status: 2 * (failing > 0 ? STATUS_PER_SECOND_UNHEALTHY : STATUS_PER_SECOND),
   };
   const grpc = c("openbao_kms_grpc_requests_total", "Total KMS v2 gRPC requests by method and bounded status.", ["method", "status"]);
+  // The plugin labels a failed OpenBao request with its redacted error class (internal/openbao/errors.go requestStatus).
+  const baoClass = BAO_CLASS[model.openbao.state] ?? "unavailable";
   const bao = c("openbao_kms_openbao_requests_total", "Total OpenBao HTTP requests by operation and bounded status.", ["operation", "status"]);
   for (const [method, rate] of Object.entries(calls)) {
     for (const [status, share, base] of [
@@ -276,7 +280,7 @@ export async function renderPluginMetrics(model: ClusterModel, node: NodeState, 
       if (count !== undefined) grpc.inc({ method, status }, count);
       const operation = method === "status" ? "transit_metadata_read" : `transit_${method}`;
       const sent = scope.grow(`bao\u0000${operation}\u0000${status}`, rate * share, base);
-      if (sent !== undefined) bao.inc({ operation, status }, sent);
+      if (sent !== undefined) bao.inc({ operation, status: status === "error" ? baoClass : status }, sent);
     }
   }
   const logins = c("openbao_kms_auth_login_total", "Total OpenBao auth-method login attempts by bounded status.", ["status"]);

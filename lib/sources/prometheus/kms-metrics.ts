@@ -45,6 +45,8 @@ const PLUGIN_FAILURE_COUNTERS: [selector: string, by: string][] = [
   ["openbao_kms_panic_recoveries_total", "method"],
   ['openbao_kms_auth_login_total{status!="ok"}', "status"],
   ['openbao_kms_auth_renewal_total{status!="ok"}', "status"],
+  // Its status label is the redacted OpenBao error class (internal/openbao/errors.go requestStatus): sealed, tls_failed, not_found...
+  ['openbao_kms_openbao_requests_total{status!="ok"}', "operation, status"],
 ];
 const pluginFailures = `(${PLUGIN_FAILURE_COUNTERS.map(
   ([selector, by]) =>
@@ -87,7 +89,7 @@ export const KMS_METRIC_NAMES = Object.keys(KMS_QUERIES) as KmsMetricName[];
 export { fromMetricValue, toMetricValue, type MetricValue } from "@/lib/sources/metric-value";
 export type { KmsMetric, KmsMetricName, KmsMetrics, KmsQueryError, MetricSeries, MetricUnit } from "@/lib/sources/kms-metric-types";
 
-const KEPT_LABELS = ["instance", "node", "key_id", "provider_name", "method", "resource", "metric", "reason", "status"];
+const KEPT_LABELS = ["instance", "node", "key_id", "provider_name", "method", "resource", "metric", "reason", "status", "operation"];
 
 /** Runs every KMS query (instant at `now`, range over the last HISTORY_SECONDS) in parallel. */
 export async function collectKmsMetrics(baseUrl: string, now: Date, opts: { timeoutMs?: number } = {}): Promise<KmsMetrics> {
