@@ -55,6 +55,22 @@ describe("diagnosis", () => {
     for (const s of plain) expect(s.supports.join("\n"), s.id).not.toContain("explains");
   });
 
+  it("counts a wrapper's words a little against the causes that do not account for them", () => {
+    // The plugin redacts the TLS failure to a class: only the causes that can fail TLS account for it.
+    const ranked = rank(
+      ["master-0/1", "master-1/1", "master-2/1"].map((s) =>
+        plugin("status probe failed: Transit metadata read failed: openbao transit metadata read failed: tls_failed", s),
+      ),
+    );
+    const tls = modes
+      .filter((m) => m.diagnosis?.hints.includes("tls-handshake-failed") || m.diagnosis?.supports.includes("tls-handshake-failed"))
+      .map((m) => m.id);
+    expect(tls).toContain("openbao-tls-certificate-expired");
+    expect(tls).toContain(ranked[0].id);
+    const unrelated = ranked.find((s) => s.id === "kms-selinux-apparmor-block");
+    expect(unrelated === undefined || unrelated.contradicts.some((c) => c.includes('does not explain "failed: tls_failed"'))).toBe(true);
+  });
+
   it("puts the beacon down above the wrappers it leaves restarting: a needed signal firing is the cause's own evidence", () => {
     const wrapper: Observed = {
       signal: "wrapper.restarting",

@@ -152,6 +152,7 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
   const evidence = gather(input.active, input.healthy ?? [], classes);
   const { byId, detectors, claimed } = indexOf(modes);
   const rarity = (signal: string) => Math.log(1 + modes.length / (detectors.get(signal) ?? 1));
+  const maxRarity = Math.log(1 + modes.length);
 
   const scored: Omit<Suspect, "confidence">[] = [];
   for (const mode of modes) {
@@ -181,8 +182,9 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
         con.push([W.contradictClass, `the text says "${hit.quote}" (${hit.title}) ${where}`]);
       } else if (explained.some((m) => m.diagnosis?.supports.includes(id) || m.diagnosis?.hints.includes(id))) {
         cascade.push([hit.generic ? W.classGeneric / 2 : W.explainedClass, `explains "${hit.quote}" (${hit.title}) ${where}`]);
-      } else if (!hit.generic && claimed.has(id)) {
-        con.push([W.unexplainedClass, `does not explain "${hit.quote}" (${hit.title}) ${where}`]);
+      } else if (claimed.has(id)) {
+        // A wrapper's words (generic) still point somewhere: a little against a cause that does not account for them.
+        con.push([hit.generic ? -W.classGeneric : W.unexplainedClass, `does not explain "${hit.quote}" (${hit.title}) ${where}`]);
       }
     }
     const matched: string[] = [];
@@ -212,7 +214,8 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
     }
     for (const need of d?.needs ?? []) {
       const fires = evidence.firing.get(need);
-      if (fires && fires.weight >= 0.5) pro.push([W.needFires, `${need} fires, as it must for this cause`]);
+      // As strong as the signal is rare: "the plugin is unhealthy" fires for every plugin failure, "the beacon is unreachable" for two.
+      if (fires && fires.weight >= 0.5) pro.push([(W.needFires * rarity(need)) / maxRarity, `${need} fires, as it must for this cause`]);
       else if (evidence.healthy.has(need)) con.push([-W.needHealthy, `${need} is ok, and it would fire if this were the cause`]);
     }
     if (!supported) continue;
