@@ -30,7 +30,7 @@ describe("diagnosis evaluation", () => {
 
   it("keeps its figure on the tuned corpus", async () => {
     const tuned = summarize(await evaluateCases(loadCorpus("tuned"), "tuned", monitor));
-    expect(tuned.cases).toBeGreaterThanOrEqual(180);
+    expect(tuned.cases).toBeGreaterThanOrEqual(290);
     expect(tuned.top1 / tuned.cases).toBeGreaterThanOrEqual(TUNED_TOP1);
   }, 900_000);
 
@@ -52,8 +52,9 @@ describe("diagnosis evaluation", () => {
   }, 900_000);
 });
 
-const TUNED_TOP1 = 0.86;
-const HELD_TOP1 = 0.6;
-const HELD_TOP3 = 0.7;
-const FRESH_TOP1 = 0.7;
-const FRESH_TOP3 = 0.75;
+// Measured 2026-11-23 (stop 16): tuned 252/293, held-aside 38/49 and 42/49, fresh 44/54 and 48/54.
+const TUNED_TOP1 = 0.85;
+const HELD_TOP1 = 0.7;
+const HELD_TOP3 = 0.8;
+const FRESH_TOP1 = 0.75;
+const FRESH_TOP3 = 0.85;
