@@ -59,7 +59,9 @@ async function main(): Promise<void> {
         );
         continue;
       }
-      const cases = loadCorpus(part as Part).filter((c) => !only || only.split(",").includes(c.id) || (only.endsWith("*") && c.id.startsWith(only.slice(0, -1))));
+      const cases = loadCorpus(part as Part).filter(
+        (c) => !only || only.split(",").includes(c.id) || (only.endsWith("*") && c.id.startsWith(only.slice(0, -1))),
+      );
       const outcomes = await evaluateCases(cases, part as Part, monitor, progress(cases.length));
       all.push(...outcomes);
       report(`corpus, ${part}`, outcomes, !isHeldAside(part as Part) || showHeld);
