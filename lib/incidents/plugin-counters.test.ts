@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { SAMPLE_AT, sampleKmsMetrics, setSampleValue } from "@/test/sample-metrics";
 import { getCatalog } from "@/lib/catalog/queries";
 import { classifyText } from "@/lib/diagnosis/classify";
-import { evidenceTexts, rankSuspects } from "@/lib/incidents/suspects";
-import { deriveMetricSignals } from "./derive-metric-signals";
+import { evidenceTexts, rankSuspects } from "./suspects";
+import { deriveMetricSignals } from "@/lib/signals/derive-metric-signals";
 
-// The plugin's own failure counters as one signal per plugin, quoted so the error classes read them: a refused
-// decrypt names its reason, repeated unclean exits name a crash loop.
+// The plugin's own failure counters as one signal per plugin (lib/signals/derive-plugin-counters.ts), quoted so the
+// error classes read them: a refused decrypt names its reason, repeated unclean exits name a crash loop.
 
 const plugin = (node: string) => ({ instance: `${node}/kms-1`, node, key_id: "1" });
 const counter = (metric: string, labels: Record<string, string> = {}) => ({ ...plugin("master-1"), metric, ...labels });
