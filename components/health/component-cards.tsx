@@ -5,8 +5,8 @@ import { Badge, type Tone } from "@/components/ui/badge";
 // One card per part of the stack, showing its worst signal: what else is broken, at a glance.
 
 export const COMPONENTS: { name: string; prefixes: string[] }[] = [
-  { name: "KMS plugins", prefixes: ["kms.plugin.", "kms.report.", "kms.kek.", "kms.migration."] },
-  { name: "KMS metrics", prefixes: ["kms.latency.", "kms.decrypt.", "kms.keyid.", "kms.auth."] },
+  { name: "KMS plugins", prefixes: ["kms.plugin.unhealthy", "kms.report.", "kms.kek.", "kms.migration."] },
+  { name: "KMS metrics", prefixes: ["kms.latency.", "kms.decrypt.", "kms.plugin.errors", "kms.keyid.", "kms.auth."] },
   { name: "API server KMS check", prefixes: ["cluster.api.", "apiserver.", "encryption."] },
   { name: "OpenBao", prefixes: ["openbao."] },
   { name: "Transit key", prefixes: ["transit."] },

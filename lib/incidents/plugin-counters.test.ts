@@ -25,7 +25,7 @@ describe("the plugin's failure counters", () => {
     setSampleValue(m, "pluginFailures", counter("openbao_kms_auth_renewal_total", { status: "error" }), 2.4);
     const s = errorsOf(m).find((x) => x.subject === "master-1/1")!;
     expect(s.state).toBe("critical");
-    expect(s.detail).toBe("The plugin counted in 15m: 60 decrypts refused by AAD validation (aad_mismatch), 2 token renewals failed (error)");
+    expect(s.detail).toBe("The plugin counted in 15m: decrypts refused by AAD validation (aad_mismatch): 60; token renewals failed (error): 2");
     expect(s.problem?.fields.counters).toBe(
       'openbao_kms_aad_validation_errors_total{reason="aad_mismatch"} +60 in 15m; openbao_kms_auth_renewal_total{status="error"} +2 in 15m',
     );
@@ -60,7 +60,7 @@ describe("the plugin's failure counters", () => {
     const m = sampleKmsMetrics();
     setSampleValue(m, "pluginFailures", counter("openbao_kms_openbao_requests_total", { operation: "transit_decrypt", status: "sealed" }), 30);
     const s = errorsOf(m).find((x) => x.subject === "master-1/1")!;
-    expect(s.detail).toBe("The plugin counted in 15m: 30 OpenBao transit_decrypt failed (sealed)");
+    expect(s.detail).toBe("The plugin counted in 15m: OpenBao transit_decrypt failed (sealed): 30");
     expect(s.problem?.fields.counters).toBe('openbao_kms_openbao_requests_total{operation="transit_decrypt",status="sealed"} +30 in 15m');
     expect(classesOf(String(s.problem?.fields.counters))).toEqual(["openbao-sealed"]);
   });

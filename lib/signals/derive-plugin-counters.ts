@@ -51,7 +51,7 @@ export function pluginFailureSignals(metrics: KmsMetrics): Signal[] {
     const state = counted.some((c) => c.n >= c.counter.criticalFrom) ? "critical" : "warning";
     const label = (c: (typeof counted)[number]) => (c.counter.label ? clipLabel(c.s.labels[c.counter.label]) : undefined);
     const by = (c: (typeof counted)[number]) => (c.counter.by ? clipLabel(c.s.labels[c.counter.by]) : undefined);
-    const sentence = counted.map((c) => `${c.n} ${c.counter.what(label(c) ?? "unknown", by(c))}`).join(", ");
+    const sentence = counted.map((c) => `${c.counter.what(label(c) ?? "unknown", by(c))}: ${c.n}`).join("; ");
     // As the plugin's /metrics shows each counter, with how much it grew: what the error classes read.
     const labels = (c: (typeof counted)[number]) =>
       [c.counter.by ? `${c.counter.by}="${by(c) ?? ""}"` : "", c.counter.label ? `${c.counter.label}="${label(c) ?? ""}"` : ""].filter(Boolean).join(",");
