@@ -78,7 +78,9 @@ function toCell(report: KmsReport, nowMs: number, thresholdSeconds: number, skew
   // The API server stamped the write recently while the report's own clock says long ago: the reporter is alive on
   // a node whose clock is behind, so the report is as fresh as its write.
   const lag = report.writtenMs === undefined ? 0 : (report.writtenMs - report.lastCheckedMs) / 1000;
-  const behind = lag > skewSeconds && (nowMs - report.writtenMs!) / 1000 <= thresholdSeconds;
+  // A write stamped in the observer's future is not vouched for: it must not make an old report look fresh.
+  const writtenAge = report.writtenMs === undefined ? Infinity : (nowMs - report.writtenMs) / 1000;
+  const behind = lag > skewSeconds && writtenAge <= thresholdSeconds && writtenAge >= -skewSeconds;
   const stale = ageSeconds > thresholdSeconds && !behind;
   const detail = report.detail === undefined ? undefined : clipText(report.detail, DETAIL_LIMIT);
   return {

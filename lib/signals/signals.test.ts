@@ -137,6 +137,12 @@ describe("deriveSignals from the KMS matrix at the reference time", () => {
     // Its reports are read, not set aside as stale.
     expect(pick(behind, "kms.plugin.unhealthy", "master-2/1")?.state).toBe("critical");
     expect(pick(behind, "kms.plugin.unhealthy", "master-2/2")?.state).toBe("ok");
+    // A write stamped in the observer's future vouches for nothing: the old report stays stale.
+    const forged = typed();
+    forged.metadata.managedFields.find((f: { time: string }) => f.time === "2026-08-20T10:11:37Z").time = "2026-08-21T10:00:00Z";
+    const future = deriveSignals({ now: NOW, matrix: matrixOf(forged) });
+    expect(pick(future, "kms.report.stale", "master-2")?.state).toBe("warning");
+    expect(pick(future, "kms.report.clock-skew", "master-2")?.state).toBe("ok");
   });
 
   it("reports cold start as unknown, a node past it as stale, and an unparseable message with its raw text", () => {
