@@ -5,7 +5,7 @@ import { cleanText, cleanValue } from "@/lib/text/outside-text";
 import { reasonOf, unitOf, type Refusal } from "@/lib/text/refusal";
 import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { fingerprintOf } from "./fingerprint";
-import { closeIncident, joinIncident, loadViews, openIncident, refreshSuspects, reopenIncident, RULES_ACTOR, type MemberInput } from "./membership";
+import { closeIncident, joinIncident, loadViews, openIncident, refreshSuspects, reopenIncident, RULES_ACTOR, withTexts, type MemberInput } from "./membership";
 import { decideRound, incidentHealthySince, type Observation, type RuleState, type Trigger } from "./rules";
 import { getCatalog } from "@/lib/catalog/queries";
 import { evidenceTexts, rankSuspects } from "./suspects";
@@ -63,7 +63,7 @@ const member = (cluster: string, t: Trigger, texts: string[] | undefined): Membe
   source: "signal",
   state: t.state,
   detail: t.detail,
-  ...(texts ? { texts } : {}),
+  ...withTexts(texts),
   severity: t.severity,
 });
 
@@ -97,17 +97,25 @@ export async function applyRound(
       });
     const previous = await loadRuleState(tx, cluster);
     const incidents = await loadViews(tx, cluster, now, config);
-    const key = (s: { signal: string; subject: string }) => fingerprintOf({ cluster, signal: s.signal, subject: s.subject });
-    // What each signal says besides its sentence: ranked with the detail, as the evaluation ranks it.
-    const texts = new Map(clean.map((s) => [key({ signal: s.id, subject: s.subject }), evidenceTexts(s)]));
-    const rank = (t: Parameters<typeof rankTrigger>[0]) => rankTrigger({ ...t, texts: texts.get(key(t)) });
+    const fp = (s: { signal: string; subject: string }) => fingerprintOf({ cluster, signal: s.signal, subject: s.subject });
+    // This round's signals by fingerprint: their evidence for the timeline, their texts for the ranking.
+    const byFingerprint = new Map(clean.map((s) => [fp({ signal: s.id, subject: s.subject }), s]));
+    const texts = new Map<string, string[]>();
+    // What a signal says besides its sentence, ranked with the detail as the evaluation ranks it; worked out only for
+    // the signals the rules rank or an incident holds, not for every signal of the round.
+    const textsOf = (fingerprint: string): string[] | undefined => {
+      const signal = byFingerprint.get(fingerprint);
+      if (!signal) return undefined;
+      let held = texts.get(fingerprint);
+      if (!held) texts.set(fingerprint, (held = evidenceTexts(signal)));
+      return held;
+    };
+    const rank = (t: Parameters<typeof rankTrigger>[0]) => rankTrigger({ ...t, texts: textsOf(fp(t)) });
     const { state, changed, actions } = decideRound({ cluster, previous, signals: clean, incidents, now, config, rankTrigger: rank, candidatesOf });
-    const evidence = new Map(clean.map((s) => [fingerprintOf({ cluster, signal: s.id, subject: s.subject }), s.evidence]));
-    const memberOf = (t: Trigger) => member(cluster, t, texts.get(key(t)));
+    const memberOf = (t: Trigger) => member(cluster, t, textsOf(fp(t)));
     const touched = new Set<number>();
     // Incidents where something fired this round: only these may be renamed after their top suspect.
     const fired = new Set<number>();
-    const fp = (t: Trigger) => fingerprintOf({ cluster, signal: t.signal, subject: t.subject });
     for (const action of actions) {
       if (action.kind === "transition") {
         await unit([action.fingerprint], unitOf(action.signal, action.subject), async () => {
@@ -116,7 +124,7 @@ export async function applyRound(
             data: {
               state: action.to,
               detail: cleanText(action.detail, 2000),
-              ...textsData(texts.get(action.fingerprint)),
+              ...withTexts(textsOf(action.fingerprint)),
               changedAt: now,
               healthySince: action.healthy ? now : null,
             },
@@ -133,7 +141,7 @@ export async function applyRound(
               from: action.from,
               to: action.to,
               detail: action.detail,
-              evidence: cleanValue(evidence.get(action.fingerprint)),
+              evidence: cleanValue(byFingerprint.get(action.fingerprint)?.evidence),
             },
             key: `transition:${action.incidentId}:${action.fingerprint}:${action.to}:${now.toISOString()}`,
           });
@@ -149,7 +157,7 @@ export async function applyRound(
         await unit([], `incident ${action.incidentId}: detail`, async () => {
           await tx.incidentMember.updateMany({
             where: { incidentId: action.incidentId, fingerprint: action.fingerprint, open: true },
-            data: { detail: cleanText(action.detail, 2000), ...textsData(texts.get(action.fingerprint)) },
+            data: { detail: cleanText(action.detail, 2000), ...withTexts(textsOf(action.fingerprint)) },
           });
           touched.add(action.incidentId);
           fired.add(action.incidentId);
@@ -231,9 +239,6 @@ export function judgeCommitted(db: Db, committed: CommittedRound, config: Incide
 }
 
 const logged = new Map<string, string>();
-
-/** A member's texts are replaced only by a round that reported its signal. */
-const textsData = (texts: string[] | undefined) => (texts ? { texts } : {});
 
 /**
  * Runs one unit of a round under a savepoint; a failure rolls back that unit only. A lost race is not the

@@ -24,6 +24,9 @@ export interface MemberInput {
   severity: Severity;
 }
 
+/** A member's texts are replaced only by what reported its signal: absent texts leave the stored ones. */
+export const withTexts = (texts: string[] | undefined) => (texts ? { texts } : {});
+
 export interface Links {
   catalog?: { id: string; by: string }[];
   runbooks?: { id: string; by: string }[];
@@ -55,7 +58,7 @@ export async function joinIncident(tx: Tx, incidentId: number, m: MemberInput, n
   if (own?.open) {
     await tx.incidentMember.update({
       where: { id: own.id },
-      data: { state: m.state, detail: m.detail.slice(0, 2000), ...(m.texts ? { texts: m.texts } : {}), changedAt: now, healthySince: null },
+      data: { state: m.state, detail: m.detail.slice(0, 2000), ...withTexts(m.texts), changedAt: now, healthySince: null },
     });
     return incidentId;
   }
