@@ -1,4 +1,4 @@
-import type { KmsMetrics, MetricSeries } from "@/lib/sources/kms-metric-types";
+import type { KmsMetrics } from "@/lib/sources/kms-metric-types";
 import { fromMetricValue } from "@/lib/sources/metric-value";
 import { clipLine } from "@/lib/model/clip-text";
 import { createSignal, type Signal } from "./signal-model";
@@ -41,24 +41,33 @@ const COUNTERS: Record<string, Counter> = {
 
 export function pluginFailureSignals(metrics: KmsMetrics): Signal[] {
   return groupBy(seriesOf(metrics, "pluginFailures"), pluginSubject).map(([subject, series]) => {
-    const counted = series
-      .map((s) => ({ s, counter: COUNTERS[s.labels.metric ?? ""], n: Math.round(fromMetricValue(s.value)) }))
-      .filter((c): c is { s: MetricSeries; counter: Counter; n: number } => c.counter !== undefined && Number.isFinite(c.n) && c.n > 0)
-      .sort((a, b) => b.n - a.n);
+    const counted = series.flatMap((s) => {
+      const counter = COUNTERS[s.labels.metric ?? ""];
+      const n = Math.round(fromMetricValue(s.value));
+      if (!counter || !Number.isFinite(n) || n <= 0) return [];
+      const label = counter.label ? clipLabel(s.labels[counter.label]) : undefined;
+      const by = counter.by ? clipLabel(s.labels[counter.by]) : undefined;
+      // As the plugin's /metrics shows the counter, with how much it grew: what the error classes read.
+      const selector = [counter.by ? `${counter.by}="${by ?? ""}"` : "", counter.label ? `${counter.label}="${label ?? ""}"` : ""].filter(Boolean).join(",");
+      return [
+        {
+          s,
+          counter,
+          n,
+          said: `${counter.what(label ?? "unknown", by)}: ${n}`,
+          quoted: `${s.labels.metric}${counter.label ? `{${selector}}` : ""} +${n} in 15m`,
+        },
+      ];
+    });
+    counted.sort((a, b) => b.n - a.n);
     const evidence = { series: series.map(evidenceOf), restartsCritical: RESTARTS_CRITICAL };
     if (counted.length === 0)
       return createSignal("kms.plugin.errors", subject, "ok", "the plugin counted no refused decrypts, unclean exits or failed logins in 15m", evidence);
     const state = counted.some((c) => c.n >= c.counter.criticalFrom) ? "critical" : "warning";
-    const label = (c: (typeof counted)[number]) => (c.counter.label ? clipLabel(c.s.labels[c.counter.label]) : undefined);
-    const by = (c: (typeof counted)[number]) => (c.counter.by ? clipLabel(c.s.labels[c.counter.by]) : undefined);
-    const sentence = counted.map((c) => `${c.counter.what(label(c) ?? "unknown", by(c))}: ${c.n}`).join("; ");
-    // As the plugin's /metrics shows each counter, with how much it grew: what the error classes read.
-    const labels = (c: (typeof counted)[number]) =>
-      [c.counter.by ? `${c.counter.by}="${by(c) ?? ""}"` : "", c.counter.label ? `${c.counter.label}="${label(c) ?? ""}"` : ""].filter(Boolean).join(",");
-    const quoted = counted.map((c) => `${c.s.labels.metric}${c.counter.label ? `{${labels(c)}}` : ""} +${c.n} in 15m`).join("; ");
+    const sentence = counted.map((c) => c.said).join("; ");
     return createSignal("kms.plugin.errors", subject, state, clipLine(`The plugin counted in 15m: ${sentence}`, DETAIL_LIMIT), evidence, {
       kind: "plugin-failures-counted",
-      fields: { node: nodeOf(counted[0].s), counters: quoted, total: counted.reduce((n, c) => n + c.n, 0) },
+      fields: { node: nodeOf(counted[0].s), counters: counted.map((c) => c.quoted).join("; "), total: counted.reduce((n, c) => n + c.n, 0) },
     });
   });
 }
