@@ -16,6 +16,16 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * Whether a child process that answered "ready" on its port is still running a moment later. Another server that took
+ * the port first answers the same ready check while this one exits on its failed bind: a ready answer is ours only if
+ * the child has not exited within `ms`.
+ */
+export async function stillRunningAfterReady(exited: () => boolean, ms = 150): Promise<boolean> {
+  await new Promise((r) => setTimeout(r, ms));
+  return !exited();
+}
+
+/**
  * Starts a server on a free loopback port. The port is found before the server binds it, and another process (a
  * client's outgoing connection, another server) can take it in between: a start that fails with "address already in
  * use" is tried again on another port, up to `attempts` times; any other failure is thrown at once.

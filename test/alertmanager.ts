@@ -7,7 +7,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { NextRequest } from "next/server";
 import { POST } from "@/app/api/v1/alerts/alertmanager/route";
-import { onFreePort } from "@/lib/free-port";
+import { onFreePort, stillRunningAfterReady } from "@/lib/free-port";
 import { checkMachine } from "@/lib/http/machine-token";
 
 // Debian's real Alertmanager in front of Faultline's real webhook route: Alertmanager delivers to a loopback
@@ -163,8 +163,7 @@ async function launchAlertmanager(dir: string, port: number): Promise<RunningAle
       (r) => r.ok,
       () => false,
     );
-    // Ready, and still ours: a server that took the port first would answer while this one exits on the bind.
-    if (ready && (await new Promise((r) => setTimeout(r, 150)), child.exitCode === null)) break;
+    if (ready && (await stillRunningAfterReady(() => child.exitCode !== null))) break;
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
       throw new Error(`alertmanager not ready: ${log}`);

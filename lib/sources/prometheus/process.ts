@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { constants } from "node:fs";
 import { access, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { onFreePort } from "@/lib/free-port";
+import { onFreePort, stillRunningAfterReady } from "@/lib/free-port";
 
 // Runs a Prometheus server as a child process on 127.0.0.1: a free port, the given config, storage under
 // dataDir, ready when /-/ready answers 200. Used by the demo cluster and by tests; never by a real
@@ -91,8 +91,7 @@ async function launch(binary: string, configFile: string, dataDir: string, port:
       process.removeListener("exit", killOnExit);
       throw new PrometheusStartError(`prometheus ${gone}: ${lastError(log)}`);
     }
-    // Ready, and still ours: a server that took the port first would answer while this one exits on the bind.
-    if ((await ready(url)) && (await new Promise((r) => setTimeout(r, 150)), !gone))
+    if ((await ready(url)) && (await stillRunningAfterReady(() => Boolean(gone))))
       return { url, pid: child.pid!, startMs: Math.round(performance.now() - started), stop };
     await new Promise((r) => setTimeout(r, 50));
   }
