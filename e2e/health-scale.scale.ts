@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { sameOrigin, shot } from "./helpers";
+import { sameOrigin, scenario, shot } from "./helpers";
 
 // /health against a 500-node demo cluster (e2e/health-scale.config.ts; reporters every 2 s, monitor every 1 s):
 // the page holds the counts and the nodes that need attention, the healthy ones come by page when asked for,
@@ -34,14 +34,14 @@ test("a 500-node cluster: every node counted, healthy rows on demand, a failing 
   await healthy.getByRole("button", { name: "Hide them" }).click();
   await expect(matrix.locator("tr[data-node]")).toHaveCount(0);
 
-  await request.post("/api/v1/demo/scenarios/kms-plugin-unavailable", sameOrigin({ node: "master-321" }));
+  await scenario(request, "kms-plugin-unavailable", { node: "master-321" });
   const row = matrix.locator('tr[data-node="master-321"]');
   await expect(row).toContainText("error", { timeout: 15_000 });
   await expect(counts).toContainText("499 healthy, 1 unhealthy");
   await expect(page.getByTestId("rollup")).toContainText("KMS degraded");
   await shot(page, "46-health-500-nodes-one-failing");
 
-  await request.delete("/api/v1/demo/scenarios/kms-plugin-unavailable", sameOrigin());
+  await scenario(request, "kms-plugin-unavailable", { on: false });
   await expect(row).toHaveCount(0, { timeout: 15_000 });
   await expect(counts).toContainText("500 healthy, 0 unhealthy");
 });

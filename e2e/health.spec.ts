@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { sameOrigin, shot } from "./helpers";
+import { healthUntil, sameOrigin, scenario, shot } from "./helpers";
 
 // Against the in-process demo cluster
 // (playwright.config.ts: reporters every 2 s, monitor every 1 s), so the stale threshold is 4 x 2 s = 8 s.
@@ -19,7 +19,7 @@ test("a plugin failing on one node reaches the open page within seconds, and cle
   // 10 failures and 10 recoveries: 20 changes, as the live-health issue asks to measure.
   for (let i = 0; i < 10; i++) {
     let t0 = Date.now();
-    await request.post("/api/v1/demo/scenarios/kms-plugin-unavailable", sameOrigin({ node: "master-1" }));
+    await scenario(request, "kms-plugin-unavailable", { node: "master-1" });
     await expect(cell).toContainText("error", { timeout: 8000 });
     times.push(Date.now() - t0);
     if (i === 0) {
@@ -37,7 +37,7 @@ test("a plugin failing on one node reaches the open page within seconds, and cle
       await shot(page, "40-health-plugin-down");
     }
     t0 = Date.now();
-    await request.delete("/api/v1/demo/scenarios/kms-plugin-unavailable", sameOrigin());
+    await scenario(request, "kms-plugin-unavailable", { on: false });
     await expect(cell).toContainText("healthy", { timeout: 8000 });
     times.push(Date.now() - t0);
   }
@@ -58,16 +58,23 @@ test("the KMS metrics from the demo's Prometheus draw sparklines, and a failed p
     /KMS call latency, p99, master-\d.*: last /,
     { timeout: 30_000 },
   );
-  await request.post("/api/v1/demo/scenarios/kms-plugin-unavailable", sameOrigin({ node: "master-1" }));
+  await scenario(request, "kms-plugin-unavailable", { node: "master-1" });
+  // The scrape that carries the open breaker, as the monitor read it from Prometheus; then the page shows it.
+  await healthUntil(
+    request,
+    (h) => h.metrics?.metrics.circuitBreaker.series.some((s) => s.labels.node === "master-1" && s.value === 1) ?? false,
+    "master-1's open circuit breaker in the KMS metrics",
+    90_000,
+  );
   const breaker = panel.locator('[data-metric="circuitBreaker"] [data-series^="master-1"]');
-  await expect(breaker).toHaveAttribute("data-tone", "critical", { timeout: 40_000 });
+  await expect(breaker).toHaveAttribute("data-tone", "critical", { timeout: 15_000 });
   await expect(page.locator('[data-signal="kms.plugin.unhealthy"][data-subject="master-1/1/circuit-breaker"][data-state="critical"]')).toBeVisible();
   await shot(page, "41-health-kms-metrics");
 });
 
 test("a reporter that stops writing turns its node Unknown after the threshold", async ({ page, request }) => {
   await page.goto("/health");
-  await request.post("/api/v1/demo/scenarios/reporter-stale", sameOrigin({ node: "master-2" }));
+  await scenario(request, "reporter-stale", { node: "master-2" });
   const cell = page.getByTestId("kms-matrix").locator('[data-cell="master-2/1"]');
   await expect(cell).toContainText("unknown", { timeout: 20_000 });
   await expect(cell).toContainText("stale");
@@ -108,23 +115,26 @@ test("an API server that throttles (429, Retry-After) is shown as throttling, no
 test("open pages are told of a change by server push, and the push carries what changed", async ({ page, request }) => {
   await page.goto("/health");
   type Put = { id: string; subject: string; state: string };
-  const heard = page.evaluate(
+  // The stream is open (the server has it) before the change is made, so the push cannot come before the listener.
+  await page.evaluate(
     () =>
-      new Promise<string>((resolve) => {
+      new Promise<void>((opened) => {
         const source = new EventSource("/api/v1/clusters/demo/events");
-        source.addEventListener("health", (event) => {
-          const data = (event as MessageEvent).data as string;
-          const push = JSON.parse(data) as { patch: { signals?: { put?: Put[] } } };
-          // Pushes from the reporters' own rounds come and go; wait for the one that says master-0's plugin failed.
-          if (!push.patch.signals?.put?.some((s) => s.id === "kms.plugin.unhealthy" && s.subject.startsWith("master-0") && s.state !== "ok")) return;
-          source.close();
-          resolve(data);
+        (window as unknown as { heard: Promise<string> }).heard = new Promise<string>((resolve) => {
+          source.addEventListener("health", (event) => {
+            const data = (event as MessageEvent).data as string;
+            const push = JSON.parse(data) as { patch: { signals?: { put?: Put[] } } };
+            // Pushes from the reporters' own rounds come and go; wait for the one that says master-0's plugin failed.
+            if (!push.patch.signals?.put?.some((s) => s.id === "kms.plugin.unhealthy" && s.subject.startsWith("master-0") && s.state !== "ok")) return;
+            source.close();
+            resolve(data);
+          });
         });
+        source.addEventListener("open", () => opened(), { once: true });
       }),
   );
-  await page.waitForTimeout(300);
-  await request.post("/api/v1/demo/scenarios/kms-plugin-unavailable", sameOrigin({ node: "master-0" }));
-  const push = JSON.parse(await heard) as {
+  await scenario(request, "kms-plugin-unavailable", { node: "master-0" });
+  const push = JSON.parse(await page.evaluate(() => (window as unknown as { heard: Promise<string> }).heard)) as {
     cluster: string;
     version: number;
     base: number | null;

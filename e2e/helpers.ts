@@ -49,3 +49,63 @@ export const sameOrigin = (data: unknown = {}) => ({ data, headers: { origin: OR
 
 /** A delivery as Alertmanager sends it: JSON, its bearer token, no Origin. */
 export const asAlertmanager = (data: unknown) => ({ data, headers: { authorization: `Bearer ${WEBHOOK_TOKEN}` } });
+
+interface HealthSource {
+  name: string;
+  up: boolean;
+  lastSuccess?: string;
+  watch?: { notServed?: boolean; resourceVersion?: string };
+}
+
+/**
+ * The sources the monitor has not yet read since a demo change: a watch behind the bookmark the change was followed by
+ * (`resourceVersion`), a probe not answered since `at`. Sources that are down, or not served, have nothing to read;
+ * the KMS metrics are Prometheus's, and fresh only after its next scrape (a spec that needs them waits for them).
+ */
+async function unread(request: APIRequestContext, change: { at: string; resourceVersion: string }): Promise<string[]> {
+  const health = (await (await request.get("/api/v1/clusters/demo/health?view=summary")).json()) as { sources: HealthSource[] };
+  const after = Date.parse(change.at);
+  return health.sources
+    .filter((s) => s.up && s.name !== "metrics" && !s.watch?.notServed)
+    .filter((s) => (s.watch ? !(Number(s.watch.resourceVersion ?? "0") >= Number(change.resourceVersion)) : !(Date.parse(s.lastSuccess ?? "") > after)))
+    .map((s) => s.name);
+}
+
+/**
+ * Injects (or with `on: false` clears) a demo scenario and returns once the monitor has read it: every watch past the
+ * bookmark that followed the change, every probe answered after it (the health API's sources say so). A page that
+ * shows the monitor's health need then only wait for its push, never for the monitor's own cadence.
+ */
+export async function scenario(request: APIRequestContext, id: string, opts: { on?: boolean; node?: string; variant?: string } = {}): Promise<void> {
+  const { on = true, ...body } = opts;
+  const path = `/api/v1/demo/scenarios/${id}`;
+  const response = on ? await request.post(path, sameOrigin(body)) : await request.delete(path, sameOrigin());
+  if (!response.ok()) throw new Error(`${on ? "POST" : "DELETE"} ${path}: ${response.status()} ${await response.text()}`);
+  const change = (await response.json()) as { at: string; resourceVersion: string };
+  const end = Date.now() + 30_000;
+  for (let behind = await unread(request, change); behind.length > 0; behind = await unread(request, change)) {
+    if (Date.now() > end) throw new Error(`the monitor had not read ${behind.join(", ")} 30 s after scenario ${id} was ${on ? "injected" : "cleared"}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The parts of the demo cluster's health (GET /api/v1/clusters/demo/health) that specs wait on. */
+export interface DemoHealth {
+  sources: HealthSource[];
+  signals: { id: string; subject: string; state: string; detail: string }[];
+  metrics?: { at: string; metrics: Record<string, { series: { labels: Record<string, string>; value: number | string | null }[] }> };
+}
+
+/**
+ * Polls the monitor's health until `check` holds: for what comes on the monitor's or Prometheus's own time (a scrape
+ * that carries a change, a window that fills), so the page is asked only once the data is there. Fails naming `what`.
+ */
+export async function healthUntil(request: APIRequestContext, check: (health: DemoHealth) => boolean, what: string, ms: number): Promise<DemoHealth> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const health = (await (await request.get("/api/v1/clusters/demo/health?view=summary")).json()) as DemoHealth;
+    if (check(health)) return health;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { answersTo, asAlertmanager, sameOrigin, shot } from "./helpers";
+import { answersTo, asAlertmanager, sameOrigin, scenario, shot } from "./helpers";
 
 // Against the in-process demo cluster with fast incident rules (playwright.config.ts: open after 2 checks or
 // 2 s, resolve after 5 s healthy, group within 10 s, reopen within 3 s; the monitor reads every second).
@@ -33,7 +33,7 @@ test("an on-call works an OpenBao-sealed incident from the list to the postmorte
   await expect(page.getByRole("heading", { name: "Incidents", level: 1 })).toBeVisible();
 
   const injected = Date.now();
-  expect((await request.post("/api/v1/demo/scenarios/openbao-sealed", sameOrigin({}))).ok()).toBe(true);
+  await scenario(request, "openbao-sealed");
   // It appears on the open page without a reload (server push, polling as the fallback).
   const row = page
     .locator('[data-testid="incident-row"][data-status="open"]')

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { sameOrigin } from "./helpers";
+import { sameOrigin, scenario } from "./helpers";
 
 // The health page applies what the server pushes (the changed part of the health) instead of fetching the whole
 // health after each push; polling stays as the fallback. Against the in-process demo cluster.
@@ -22,9 +22,9 @@ test("a pushed change reaches /health without the page fetching the whole health
   });
   const changes = 8;
   for (let i = 0; i < changes / 2; i++) {
-    await request.post("/api/v1/demo/scenarios/kms-plugin-unavailable", sameOrigin({ node: "master-1" }));
+    await scenario(request, "kms-plugin-unavailable", { node: "master-1" });
     await expect(cell).toContainText("error", { timeout: 8000 });
-    await request.delete("/api/v1/demo/scenarios/kms-plugin-unavailable", sameOrigin());
+    await scenario(request, "kms-plugin-unavailable", { on: false });
     await expect(cell).toContainText("healthy", { timeout: 8000 });
   }
   // Fetching after each push would make at least one request per change; the polls while push works are fewer.

@@ -28,11 +28,17 @@ export async function readDemo() {
   };
 }
 
-/** Injects (on) or clears a scenario; the scenarios after. */
+/**
+ * Injects (on) or clears a scenario; the scenarios after, and how to tell that a monitor has read the change: the
+ * reporters write their reports at once (not at their next interval), then every open watch gets a bookmark at
+ * `resourceVersion`. A watch that reached it has read the change; a source read after `at` has seen it.
+ */
 export async function setDemoScenario(id: string, on: boolean, change: ScenarioChange) {
   const demo = await runningDemo();
   await setScenario(demo.cluster, id, on, change);
-  return { scenarios: listScenarios(demo.cluster) };
+  demo.cluster.report();
+  const resourceVersion = demo.sim.server.bookmarkNow();
+  return { scenarios: listScenarios(demo.cluster), at: new Date().toISOString(), resourceVersion };
 }
 
 /** Takes the simulated API server (and its endpoints) down, or brings it back on the same port. */

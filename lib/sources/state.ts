@@ -19,8 +19,11 @@ export interface SourceState<T = unknown> {
   retryAt?: string;
   /** The server throttles this source: since when, what it answered, and when it is asked again. */
   throttled?: SourceThrottle;
-  /** For a watched source: how often it listed, reconnected, was found silent, or got 410 Gone; objects beyond its bound. */
-  watch?: { lists: number; reconnects: number; stalls: number; expired: number; notServed?: boolean; cut?: number };
+  /**
+   * For a watched source: how often it listed, reconnected, was found silent, or got 410 Gone; objects beyond its bound;
+   * and the resourceVersion it has read up to (its last event or bookmark), to hold against the API server's.
+   */
+  watch?: { lists: number; reconnects: number; stalls: number; expired: number; notServed?: boolean; cut?: number; resourceVersion?: string };
 }
 
 export interface SourceThrottle {

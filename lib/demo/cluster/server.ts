@@ -138,6 +138,11 @@ export class DemoServer {
     return this.cluster.store.resourceVersion;
   }
 
+  /** Watch streams open now, their headers sent: a test waits for one before a fault strikes an established stream. */
+  get openWatchCount(): number {
+    return this.openWatches.size;
+  }
+
   /** Stops listening and ends watches and blackholed requests; returns the server that was listening. */
   private shutDown(): Server | undefined {
     this.cluster.stop();

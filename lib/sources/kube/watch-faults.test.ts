@@ -111,7 +111,9 @@ describe("ResourceWatch under API faults", () => {
 
   it("blackhole: goes down once the stall bound passes with nothing heard, and comes back after it clears", async () => {
     const w = watch(CR, { stallMs: 1500 });
-    await until(() => w.state.synced, "the first list");
+    // The stall bound is what is under test: the blackhole must strike a watch stream already open. Struck between the
+    // LIST and the WATCH, the WATCH would time out unanswered instead (also "down", by the request's own bound).
+    await until(() => w.state.synced && server.openWatchCount === 1, "the first list and its watch stream open");
     server.faults.set({ kind: "blackhole" });
     await until(() => !w.state.up, "the watch to go down", 8000);
     expect(w.state.lastError).toMatch(/went silent|no answer|timed out/);

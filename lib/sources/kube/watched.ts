@@ -79,6 +79,7 @@ function sourceStateOf(name: WatchedName, watch: ResourceWatch, before: SourceSt
     expired: s.expired,
     ...(s.notServed ? { notServed: true } : {}),
     ...(watch.cut() > 0 ? { cut: watch.cut() } : {}),
+    ...(s.resourceVersion ? { resourceVersion: s.resourceVersion } : {}),
   };
   const collection = watch.spec.name === undefined;
   const value = s.synced ? (collection ? watch.items() : watch.object()) : before?.value;
