@@ -9,13 +9,16 @@ import { sameOrigin, shot } from "./helpers";
 
 const KUBECTL = process.env.FAULTLINE_KUBECTL ?? path.resolve(".data/tools/kubernetes-client/usr/bin/kubectl");
 
-function sh(command: string): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs a printed command; `onStdout` hears its output as it comes (a watch's first row, say). */
+function sh(command: string, onStdout?: (soFar: string) => void): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     // "kubectl" in the printed command is Debian's: its folder comes first on PATH.
     const env = { ...process.env, PATH: `${path.dirname(KUBECTL)}:${process.env.PATH}`, HOME: path.resolve("test-results") };
-    execFile("bash", ["-c", command], { env, timeout: 20_000 }, (error, stdout, stderr) =>
+    const child = execFile("bash", ["-c", command], { env, timeout: 20_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
+    let soFar = "";
+    if (onStdout) child.stdout?.on("data", (chunk) => onStdout((soFar += String(chunk))));
   });
 }
 
@@ -33,9 +36,12 @@ test("the kubectl commands on the Demo cluster page work as printed", async ({ p
   expect(listed.stdout).toMatch(/\nnode\/master-0\s+Ready\s+control-plane,master\s/);
   expect(listed.stdout).toContain("kubeapiserver.operator.openshift.io/cluster");
 
-  // The watch sees the reporters' next write after a scenario changes what they report.
-  const watching = sh(`${watch} --request-timeout=8s`);
-  await new Promise((r) => setTimeout(r, 1500));
+  // The watch sees the reporters' write that an injected scenario makes at once (lib/demo/control.ts).
+  // The scenario is injected once kubectl has listed (its first row is out), not after a guess at how long it takes to start.
+  let firstRow: () => void = () => {};
+  const first = new Promise<void>((resolve) => (firstRow = resolve));
+  const watching = sh(`${watch} --request-timeout=8s`, (soFar) => /\ncluster\s/.test(soFar) && firstRow());
+  await Promise.race([first, watching]);
   await request.post("/api/v1/demo/scenarios/openbao-sealed", sameOrigin({}));
   const watched = await watching;
   await request.delete("/api/v1/demo/scenarios/openbao-sealed", sameOrigin());
