@@ -6,7 +6,7 @@
 //
 // The hog is Debian's stress-ng when it is installed (one busy worker per core, at full load), else one busy Node
 // loop per core. It starts before the first run and stops after the last, also on Ctrl-C.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
@@ -119,6 +119,9 @@ function runOnce(opts, outFile) {
 
 let current;
 const opts = parse(process.argv.slice(2));
+// The browsers, Prometheus, Alertmanager and real Kubernetes clients the tests use, as npm test installs them.
+const tools = spawnSync("bash", ["scripts/test.sh", "--tools-only"], { stdio: "inherit" });
+if (tools.status !== 0) process.exit(tools.status ?? 1);
 const dir = mkdtempSync(path.join(tmpdir(), "faultline-shake-"));
 const hog = startHog(opts.hog);
 const cleanup = () => {
