@@ -51,8 +51,9 @@ describe("monitor under API faults", () => {
       lastError: expect.stringMatching(/429 Too many requests/),
     });
     expect(throttled.matrix?.cells).toHaveLength(3); // the last-known matrix stays on the page
-    // About 35 rounds in 3.5 s, yet /readyz was asked at most once per Retry-After.
-    expect(requests.filter((r) => r.at >= from && r.url.startsWith("/readyz")).length).toBeLessThanOrEqual(2);
+    // About 35 rounds in 3.5 s, yet /readyz was asked at most once per Retry-After: counted within those 3.5 s, as a
+    // last round a loaded machine ran late may rightly ask again once 3 s more have passed.
+    expect(requests.filter((r) => r.at >= from && r.at < from + 3500 && r.url.startsWith("/readyz")).length).toBeLessThanOrEqual(2);
     const page = renderToStaticMarkup(createElement(ThrottledSources, { sources: throttled.sources, checkedAt: throttled.checkedAt }));
     expect(page).toMatch(/kubeapiserver.*: throttled by the API server \(HTTP 429\), retrying in [1-4] s; throttled since 20\d\d-/);
 

@@ -84,12 +84,13 @@ describe("ResourceWatch under API faults", () => {
     expect(reporterMessage(w.object(), "master-0")).toContain('"status":"healthy"'); // the last-known objects stay
     await sleep(4500);
     expect(w.state.up).toBe(true);
-    // The APF stand-in answered each try at once; the watch waited out Retry-After between them.
+    // The APF stand-in answered each try at once; the watch waited out Retry-After between them. Counted within the
+    // 4.5 s asked for: a loaded machine may wake the test later, when a further try is due and right.
     const tries = toPath(CR.path)
       .filter((r) => r.at >= from)
       .map((r) => r.at);
     expect(tries.length).toBeGreaterThanOrEqual(2);
-    expect(tries.length).toBeLessThanOrEqual(3);
+    expect(tries.filter((at) => at < from + 4500).length).toBeLessThanOrEqual(3);
     for (let i = 1; i < tries.length; i++) expect(tries[i] - tries[i - 1]).toBeGreaterThanOrEqual(2000);
     setScenario(server.cluster, "kms-plugin-unavailable", true, { node: "master-0" });
     server.faults.clear();
@@ -157,7 +158,8 @@ describe("ResourceWatch under API faults", () => {
     const from = Date.now();
     await sleep(2000);
     // A relist loop would LIST hundreds of times in 2 s; the backoff (0.1 s doubling to 0.4 s here) allows a handful.
-    expect(toPath(CR.path).filter((r) => r.at >= from && !r.url.includes("watch=true")).length).toBeLessThanOrEqual(12);
+    // Counted within those 2 s, however late a loaded machine wakes the test.
+    expect(toPath(CR.path).filter((r) => r.at >= from && r.at < from + 2000 && !r.url.includes("watch=true")).length).toBeLessThanOrEqual(12);
     expect(w.state.up).toBe(true);
     server.faults.clear();
     setScenario(server.cluster, "kms-plugin-unavailable", false);
