@@ -4,6 +4,7 @@ import path from "node:path";
 import { ClusterConfig } from "@/lib/clusters/config";
 import { pollOnce, type Monitored } from "@/lib/monitor/monitor";
 import { newMemo } from "@/lib/store/persist";
+import type { SourceState } from "@/lib/sources/state";
 import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { kubeconfigFor } from "@/lib/demo/cluster/kubeconfig";
 import { DemoServer } from "@/lib/demo/cluster/server";
@@ -81,6 +82,13 @@ export async function watchesCaughtUp(entry: Monitored, ms = 3000): Promise<bool
   }
 }
 
+/** Probes down for a failure wait out a backoff before they are asked again; a settled round asks them now. Throttled ones keep their Retry-After. */
+function askFailedProbesNow(entry: Monitored): void {
+  for (const [name, source] of Object.entries(entry.sources) as [keyof Monitored["sources"], SourceState | undefined][]) {
+    if (source && !source.up && !source.throttled && source.retryAt) entry.sources = { ...entry.sources, [name]: { ...source, retryAt: undefined } };
+  }
+}
+
 /** Rounds until the health shows what a change should produce (watches deliver it within milliseconds). */
 export async function pollUntil(entry: Monitored, check: (h: Health) => boolean, what: string, ms = 5000 * WAIT_SLACK): Promise<Health> {
   const end = Date.now() + ms;
@@ -94,11 +102,15 @@ export async function pollUntil(entry: Monitored, check: (h: Health) => boolean,
 
 /**
  * One round once the watches have caught up with the API server (watchesCaughtUp): they hold every change made
- * before, and the round reads the probes afresh, so it shows the change whatever the machine's load. When they cannot
- * catch up (a stalled or faulted server), rounds until two in a row, 100 ms apart, show the same signal states.
+ * before, and the round reads every probe afresh (one that failed before is asked now, not after its backoff, which
+ * runs on the wall clock), so it shows the change whatever the machine's load. When the watches cannot catch up (a
+ * stalled or faulted server), rounds until two in a row, 100 ms apart, show the same signal states.
  */
 export async function settledPoll(entry: Monitored, ms = 5000, now?: () => Date): Promise<Health> {
-  if (await watchesCaughtUp(entry)) return pollOnce(entry, now);
+  if (await watchesCaughtUp(entry)) {
+    askFailedProbesNow(entry);
+    return pollOnce(entry, now);
+  }
   const key = (h: Health) => JSON.stringify(h.signals.map((s) => [s.id, s.subject, s.state, s.detail]));
   let last = await pollOnce(entry, now);
   const end = Date.now() + ms;
