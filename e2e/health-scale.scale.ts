@@ -26,10 +26,17 @@ test("a 500-node cluster: every node counted, healthy rows on demand, a failing 
   await expect(healthy).toContainText("500 of 500 nodes report every plugin healthy and are not listed.");
   await shot(page, "45-health-500-nodes");
 
+  // Each page of rows is asked of the server when the button is pressed: the rows are looked for once its answer is in,
+  // however long a loaded machine takes to give it.
+  const rowsPage = () => page.waitForResponse((r) => r.url().includes("view=rows") && r.ok(), { timeout: 60_000 });
+  let answered = rowsPage();
   await healthy.getByRole("button", { name: "Show healthy nodes" }).click();
+  await answered;
   await expect(matrix.locator("tr[data-node]")).toHaveCount(200);
   await expect(healthy).toContainText("200 of 500 listed.");
+  answered = rowsPage();
   await healthy.getByRole("button", { name: "Show more" }).click();
+  await answered;
   await expect(matrix.locator("tr[data-node]")).toHaveCount(400);
   await healthy.getByRole("button", { name: "Hide them" }).click();
   await expect(matrix.locator("tr[data-node]")).toHaveCount(0);
