@@ -10,6 +10,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
+import { firstLine, vitestFailures } from "./test-report.mjs";
 
 const USAGE = "usage: npm run test:shake -- [--runs N (1-100, default 5)] [--hog N (0-64 busy workers, default one per core)] [--e2e] [file or filter ...]";
 
@@ -61,25 +62,10 @@ function startHog(workers) {
   };
 }
 
-const firstLine = (text) =>
-  String(text ?? "")
-    .replace(/\u001b\[[0-9;]*m/g, "")
-    .split("\n")
-    .map((line) => line.trim())
-    .find(Boolean)
-    ?.slice(0, 200) ?? "";
-
 /** Failed tests of one Vitest JSON report, as [name, first error line]. */
-function vitestFailures(report) {
-  const out = [];
-  for (const file of report.testResults ?? []) {
-    const where = path.relative(process.cwd(), file.name);
-    const assertions = file.assertionResults ?? [];
-    for (const test of assertions) if (test.status === "failed") out.push([`${where} › ${test.fullName}`, firstLine(test.failureMessages?.[0])]);
-    if (file.status === "failed" && !assertions.some((test) => test.status === "failed"))
-      out.push([where, firstLine(file.message) || "the file failed outside its tests"]);
-  }
-  return { failures: out, passed: report.numPassedTests ?? 0, total: report.numTotalTests ?? 0 };
+function vitestResult(report) {
+  const failures = vitestFailures(report).map(({ name, error }) => [name, error]);
+  return { failures, passed: report.numPassedTests ?? 0, total: report.numTotalTests ?? 0 };
 }
 
 /** Failed tests of one Playwright JSON report. */
@@ -146,7 +132,7 @@ for (let run = 1; run <= opts.runs; run++) {
   let result;
   if (existsSync(outFile)) {
     const report = JSON.parse(readFileSync(outFile, "utf8"));
-    result = opts.e2e ? playwrightFailures(report) : vitestFailures(report);
+    result = opts.e2e ? playwrightFailures(report) : vitestResult(report);
   } else result = { failures: [["(the run)", `no report: the run exited ${code} before reporting`]], passed: 0, total: 0 };
   if (code !== 0 && result.failures.length === 0) result.failures.push(["(the run)", `exited ${code} with no failed test named`]);
   for (const [name, error] of result.failures) {

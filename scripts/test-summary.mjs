@@ -2,6 +2,7 @@
 // only on a retry), by name and first line of its error, then one count line. Exits non-zero when a test failed,
 // a report is missing, or a run exited non-zero (its message comes as an argument from scripts/test.sh).
 import { existsSync, readFileSync } from "node:fs";
+import { firstLine, vitestFailures } from "./test-report.mjs";
 
 const problems = process.argv.slice(2);
 const read = (file) => {
@@ -9,31 +10,12 @@ const read = (file) => {
   problems.push(`${file} is missing: its run stopped before reporting`);
   return undefined;
 };
-const firstLine = (text) =>
-  String(text ?? "")
-    .replace(/\u001b\[[0-9;]*m/g, "")
-    .split("\n")
-    .map((line) => line.trim())
-    .find(Boolean)
-    ?.slice(0, 240) ?? "";
-
 const failed = [];
 const flaky = [];
 
 const vitest = read("test-results/vitest.json");
-if (vitest) {
-  for (const file of vitest.testResults ?? []) {
-    const where = file.name.replace(`${process.cwd()}/`, "");
-    const assertions = file.assertionResults ?? [];
-    for (const test of assertions) {
-      if (test.status === "failed") failed.push(`${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
-    }
-    // A file that failed outside its tests (a hook, an import) has no failed test to name.
-    if (file.status === "failed" && !assertions.some((test) => test.status === "failed")) {
-      failed.push(`${where}: ${firstLine(file.message) || "the file failed outside its tests"}`);
-    }
-  }
-}
+// A file that failed outside its tests (a hook, an import) has no failed test to name: it is named alone.
+if (vitest) for (const { name, error } of vitestFailures(vitest)) failed.push(`${name}: ${error}`);
 
 function walk(suite, file, report) {
   for (const spec of suite.specs ?? []) {
