@@ -62,8 +62,7 @@ interface HealthSource {
  * (`resourceVersion`), a probe not answered since `at`. Sources that are down, or not served, have nothing to read;
  * the KMS metrics are Prometheus's, and fresh only after its next scrape (a spec that needs them waits for them).
  */
-async function unread(request: APIRequestContext, change: { at: string; resourceVersion: string }): Promise<string[]> {
-  const health = (await (await request.get("/api/v1/clusters/demo/health?view=summary")).json()) as { sources: HealthSource[] };
+function unread(health: DemoHealth, change: { at: string; resourceVersion: string }): string[] {
   const after = Date.parse(change.at);
   return health.sources
     .filter((s) => s.up && s.name !== "metrics" && !s.watch?.notServed)
@@ -82,11 +81,13 @@ export async function scenario(request: APIRequestContext, id: string, opts: { o
   const response = on ? await request.post(path, sameOrigin(body)) : await request.delete(path, sameOrigin());
   if (!response.ok()) throw new Error(`${on ? "POST" : "DELETE"} ${path}: ${response.status()} ${await response.text()}`);
   const change = (await response.json()) as { at: string; resourceVersion: string };
-  const end = Date.now() + 30_000;
-  for (let behind = await unread(request, change); behind.length > 0; behind = await unread(request, change)) {
-    if (Date.now() > end) throw new Error(`the monitor had not read ${behind.join(", ")} 30 s after scenario ${id} was ${on ? "injected" : "cleared"}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await healthUntil(
+    request,
+    (health) => unread(health, change).length === 0,
+    (last) => `the monitor to read ${unread(last, change).join(", ")} after scenario ${id} was ${on ? "injected" : "cleared"}`,
+    30_000,
+    100,
+  );
 }
 
 /** The parts of the demo cluster's health (GET /api/v1/clusters/demo/health) that specs wait on. */
@@ -98,14 +99,21 @@ export interface DemoHealth {
 
 /**
  * Polls the monitor's health until `check` holds: for what comes on the monitor's or Prometheus's own time (a scrape
- * that carries a change, a window that fills), so the page is asked only once the data is there. Fails naming `what`.
+ * that carries a change, a window that fills), so the page is asked only once the data is there. Fails naming `what`
+ * (which may say what the last health still lacked).
  */
-export async function healthUntil(request: APIRequestContext, check: (health: DemoHealth) => boolean, what: string, ms: number): Promise<DemoHealth> {
+export async function healthUntil(
+  request: APIRequestContext,
+  check: (health: DemoHealth) => boolean,
+  what: string | ((last: DemoHealth) => string),
+  ms: number,
+  everyMs = 250,
+): Promise<DemoHealth> {
   const end = Date.now() + ms;
   for (;;) {
     const health = (await (await request.get("/api/v1/clusters/demo/health?view=summary")).json()) as DemoHealth;
     if (check(health)) return health;
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${typeof what === "string" ? what : what(health)}`);
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
