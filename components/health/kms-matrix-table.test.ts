@@ -4,7 +4,7 @@ import { renderToString } from "react-dom/server";
 import { viewOfMatrix } from "@/lib/signals/health-view";
 import { describe, expect, it } from "vitest";
 import { composeClusterHealth } from "@/lib/signals/cluster-health";
-import type { Sources } from "@/lib/sources/observation";
+import type { Sources } from "@/lib/sources/sources";
 import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { KmsMatrixTable } from "./kms-matrix-table";

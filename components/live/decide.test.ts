@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { composeClusterHealth } from "@/lib/signals/cluster-health";
-import type { Sources } from "@/lib/sources/observation";
+import type { Sources } from "@/lib/sources/sources";
 import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { diffHealth } from "@/lib/live/health-push";
