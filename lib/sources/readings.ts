@@ -49,7 +49,8 @@ export interface ReadingValues {
 /** Every source's state with its value read: what composeClusterHealth (lib/signals) takes. */
 export type Readings = { [K in keyof ReadingValues]?: SourceState<ReadingValues[K]> };
 
-type Readers = { [K in keyof SourceValues]-?: (value: SourceValues[K]) => ReadingValues[K] };
+type SourceName = keyof SourceValues;
+type Readers = { [K in SourceName]: (value: SourceValues[K]) => ReadingValues[K] };
 
 // The monitor composes every poll (2 s) but a watched object changes only when the cluster writes it; the
 // monitor keeps an unchanged object's identity, so what is read from it is kept per object (5,000 nodes: ~40 ms).
