@@ -47,23 +47,23 @@ function onHealth(queryClient: QueryClient, cluster: string, view: "summary" | u
     const query = clusterHealthViewQuery(cluster);
     const step = push ? nextHealthView(queryClient.getQueryData(query.queryKey), push) : FETCH;
     if (step.kind === "apply") queryClient.setQueryData(query.queryKey, step.data);
-    else if (step.kind === "fetch") fetchNow(queryClient, query);
+    else if (step.kind === "fetch") fetchNow(queryClient, query.queryKey, () => queryClient.fetchQuery({ ...query, staleTime: 0 }));
     return;
   }
   const query = clusterHealthQuery(cluster);
   const step = push ? nextHealth(queryClient.getQueryData(query.queryKey), push) : FETCH;
   if (step.kind === "apply") queryClient.setQueryData(query.queryKey, step.data);
-  else if (step.kind === "fetch") fetchNow(queryClient, query);
+  else if (step.kind === "fetch") fetchNow(queryClient, query.queryKey, () => queryClient.fetchQuery({ ...query, staleTime: 0 }));
 }
 
 const FETCH = { kind: "fetch" } as const;
 
-/** The health, now: a poll in flight may predate the change, and a fresh answer (staleTime) may too. */
-function fetchNow(queryClient: QueryClient, query: ReturnType<typeof clusterHealthQuery> | ReturnType<typeof clusterHealthViewQuery>) {
+/** The health, now (`fetch` ignores staleTime): a poll in flight may predate the change, and a fresh answer may too. */
+function fetchNow(queryClient: QueryClient, queryKey: QueryKey, fetch: () => Promise<unknown>) {
   // A failed fetch shows on the page as the query's error ("could not be reached"); nothing to do here.
   void queryClient
-    .cancelQueries({ queryKey: query.queryKey, exact: true })
-    .then(() => queryClient.fetchQuery({ ...query, staleTime: 0 }))
+    .cancelQueries({ queryKey, exact: true })
+    .then(fetch)
     .catch(() => undefined);
 }
 
