@@ -16,7 +16,8 @@ import { nextEvent } from "@/test/sse";
 
 const NODES = 2_000;
 const cluster = new DemoCluster({ nodes: NODES, intervalMs: 30_000 });
-const compose = (sources = demoSources(cluster)) => composeClusterHealth({ name: "views", simulated: true, intervalSeconds: 30, readings: readSources(sources), now: cluster.now() });
+const compose = (sources = demoSources(cluster)) =>
+  composeClusterHealth({ name: "views", simulated: true, intervalSeconds: 30, readings: readSources(sources), now: cluster.now() });
 registerCluster("views", "alone");
 publishHealth(compose());
 

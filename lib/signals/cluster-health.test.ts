@@ -86,7 +86,14 @@ describe("KMS metrics in a cluster's health", () => {
   it("says why there are no metrics", () => {
     expect(compose({}).metricsNote).toMatch(/no Prometheus configured/);
     const sources = { kubeapiserver: up("kubeapiserver", cr("KubeAPIServer", healthy)), nodes: up("nodes", nodes) };
-    const h = composeClusterHealth({ name: "demo", simulated: true, intervalSeconds: 30, readings: readSources(sources), now, prometheusNote: "prometheus is not installed" });
+    const h = composeClusterHealth({
+      name: "demo",
+      simulated: true,
+      intervalSeconds: 30,
+      readings: readSources(sources),
+      now,
+      prometheusNote: "prometheus is not installed",
+    });
     expect(h.metricsNote).toBe("prometheus is not installed");
   });
 });
