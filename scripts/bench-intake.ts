@@ -1,7 +1,7 @@
 // npx tsx scripts/bench-intake.ts [500,1000,5000]: what the text boundary costs the monitor per cluster size:
 // the first round (every object walked), a round where nothing changed, and one where one node changed.
 import { performance } from "node:perf_hooks";
-import type { Sources } from "@/lib/sources/observation";
+import type { Sources } from "@/lib/sources/sources";
 import { intake, newIntakeMemo } from "@/lib/sources/intake";
 import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { demoSources, upSource } from "@/test/demo-sources";

@@ -1,5 +1,5 @@
 import type { DemoCluster } from "@/lib/demo/cluster/cluster";
-import type { Sources } from "@/lib/sources/observation";
+import type { Sources } from "@/lib/sources/sources";
 
 // The demo cluster's KMS-report objects as the monitor holds them once its watches have listed them: what the
 // text boundary, the health model and the pushes are tested and benchmarked on.

@@ -4,7 +4,8 @@ import { renderToString } from "react-dom/server";
 import { viewOfMatrix } from "@/lib/signals/health-view";
 import { describe, expect, it } from "vitest";
 import { composeClusterHealth } from "@/lib/signals/cluster-health";
-import type { Sources } from "@/lib/sources/observation";
+import type { Sources } from "@/lib/sources/sources";
+import { readSources } from "@/lib/sources/readings";
 import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { KmsMatrixTable } from "./kms-matrix-table";
@@ -19,7 +20,7 @@ function matrixFor(nodes: number, failing?: string) {
     kubeapiserver: up("kubeapiserver", cluster.object("operator.openshift.io", "kubeapiservers", "cluster")),
     nodes: up("nodes", cluster.objects("", "nodes")),
   } as Sources;
-  const health = composeClusterHealth({ name: "big", simulated: true, intervalSeconds: 30, sources, now: cluster.now() });
+  const health = composeClusterHealth({ name: "big", simulated: true, intervalSeconds: 30, readings: readSources(sources), now: cluster.now() });
   // The page holds the summary view of the matrix (lib/signals/health-view.ts), not every row.
   return { matrix: viewOfMatrix(health.matrix!), checkedAt: health.checkedAt };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { composeClusterHealth } from "@/lib/signals/cluster-health";
-import type { Sources } from "@/lib/sources/observation";
+import type { Sources } from "@/lib/sources/sources";
+import { readSources } from "@/lib/sources/readings";
 import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { diffHealth } from "@/lib/live/health-push";
@@ -15,7 +16,7 @@ function healthOf(cluster: DemoCluster) {
     kubeapiserver: up("kubeapiserver", cluster.object("operator.openshift.io", "kubeapiservers", "cluster")),
     nodes: up("nodes", cluster.objects("", "nodes")),
   } as Sources;
-  return composeClusterHealth({ name: "demo", simulated: true, intervalSeconds: 30, sources, now: cluster.now() });
+  return composeClusterHealth({ name: "demo", simulated: true, intervalSeconds: 30, readings: readSources(sources), now: cluster.now() });
 }
 
 describe("a pushed change to a cluster's health", () => {

@@ -1,5 +1,6 @@
 import { applyHealthPush, type HealthPush } from "@/lib/live/health-push";
 import type { ClusterHealth } from "@/lib/signals/cluster-health";
+import { isHealthInView, type HealthInView } from "@/lib/signals/health-view";
 
 // What the browser does with a server push, as plain functions (the hook in use-live.ts only wires them to
 // EventSource and the query cache). The stream is ours, but its text is still parsed before it is trusted.
@@ -7,10 +8,10 @@ import type { ClusterHealth } from "@/lib/signals/cluster-health";
 type Cached = ClusterHealth & { version?: number };
 
 /** Apply the pushed change; ignore one the cache already has; fetch the whole health once when it cannot follow. */
-export type HealthStep = { kind: "apply"; data: ClusterHealth & { version: number } } | { kind: "ignore" } | { kind: "fetch" };
+export type HealthStep<T = ClusterHealth> = { kind: "apply"; data: T & { version: number } } | { kind: "ignore" } | { kind: "fetch" };
 
 export function nextHealth(cached: Cached | undefined, push: HealthPush): HealthStep {
-  const held = cached && typeof cached.version === "number" ? (cached as ClusterHealth & { version: number }) : undefined;
+  const held = cached && isVersioned(cached) ? cached : undefined;
   if (held && push.version <= held.version) return { kind: "ignore" };
   // A whole health (base null) needs nothing cached; a change needs the version it builds on.
   if (!held && push.base !== null) return { kind: "fetch" };
@@ -18,13 +19,26 @@ export function nextHealth(cached: Cached | undefined, push: HealthPush): Health
   return data ? { kind: "apply", data } : { kind: "fetch" };
 }
 
+/** The same step for the summary view a page holds (pushes of `?view=summary` carry its own parts, such as the tally). */
+export function nextHealthView(cached: (HealthInView & { version?: number }) | undefined, push: HealthPush): HealthStep<HealthInView> {
+  const step = nextHealth(cached, push);
+  if (step.kind !== "apply") return step;
+  return isHealthInView(step.data) ? { kind: "apply", data: step.data } : { kind: "fetch" };
+}
+
 export function parseHealthPush(text: string, cluster: string): HealthPush | undefined {
   const push = parseObject(text);
-  if (!push || push.cluster !== cluster || !isVersion(push.version)) return undefined;
-  if (push.base !== null && !isVersion(push.base)) return undefined;
-  if (typeof push.patch !== "object" || push.patch === null) return undefined;
-  return push as unknown as HealthPush;
+  return push && isHealthPush(push) && push.cluster === cluster ? push : undefined;
 }
+
+/** A push's envelope (cluster, versions, a patch object); the patch is applied by lib/live/health-push.ts. */
+function isHealthPush(push: Record<string, unknown>): push is Record<string, unknown> & HealthPush {
+  if (typeof push.cluster !== "string" || !isVersion(push.version)) return false;
+  if (push.base !== null && !isVersion(push.base)) return false;
+  return typeof push.patch === "object" && push.patch !== null;
+}
+
+const isVersioned = <T extends { version?: number }>(health: T): health is T & { version: number } => typeof health.version === "number";
 
 /** The incident ids an `event: incidents` push names, or undefined for text that is not such a push. */
 export function parseIncidentPush(text: string): number[] | undefined {

@@ -4,7 +4,7 @@ import { useQueryClient, type QueryClient, type QueryKey } from "@tanstack/react
 import { useEffect, useState } from "react";
 import { clusterEventsUrl, clusterHealthQuery, clusterHealthViewQuery } from "@/components/queries/health";
 import { INCIDENT_EVENTS } from "@/components/queries/incidents";
-import { concernsPage, nextHealth, parseHealthPush, parseIncidentPush } from "./decide";
+import { concernsPage, nextHealth, nextHealthView, parseHealthPush, parseIncidentPush } from "./decide";
 
 // The one way a page listens to the server. A cluster's health arrives as the change itself and is applied
 // to the cached health (fetched whole only when a push cannot follow it); an incident push names the ids that
@@ -42,24 +42,28 @@ export function useLive(feeds: LiveFeed[]): boolean {
 }
 
 function onHealth(queryClient: QueryClient, cluster: string, view: "summary" | undefined, text: string) {
-  const query = healthQueryOf(cluster, view);
   const push = parseHealthPush(text, cluster);
-  const step = push ? nextHealth(queryClient.getQueryData(query.queryKey), push) : ({ kind: "fetch" } as const);
+  if (view) {
+    const query = clusterHealthViewQuery(cluster);
+    const step = push ? nextHealthView(queryClient.getQueryData(query.queryKey), push) : FETCH;
+    if (step.kind === "apply") queryClient.setQueryData(query.queryKey, step.data);
+    else if (step.kind === "fetch") fetchNow(queryClient, query.queryKey, () => queryClient.fetchQuery({ ...query, staleTime: 0 }));
+    return;
+  }
+  const query = clusterHealthQuery(cluster);
+  const step = push ? nextHealth(queryClient.getQueryData(query.queryKey), push) : FETCH;
   if (step.kind === "apply") queryClient.setQueryData(query.queryKey, step.data);
-  else if (step.kind === "fetch") fetchHealthNow(queryClient, cluster, view);
+  else if (step.kind === "fetch") fetchNow(queryClient, query.queryKey, () => queryClient.fetchQuery({ ...query, staleTime: 0 }));
 }
 
-// The summary view has the whole health's shape with fewer rows and signals: pushes apply to it alike.
-const healthQueryOf = (cluster: string, view: "summary" | undefined) =>
-  (view ? clusterHealthViewQuery(cluster) : clusterHealthQuery(cluster)) as ReturnType<typeof clusterHealthQuery>;
+const FETCH = { kind: "fetch" } as const;
 
-/** The health, now: a poll in flight may predate the change, and a fresh answer (staleTime) may too. */
-function fetchHealthNow(queryClient: QueryClient, cluster: string, view: "summary" | undefined) {
-  const query = healthQueryOf(cluster, view);
+/** The health, now (`fetch` ignores staleTime): a poll in flight may predate the change, and a fresh answer may too. */
+function fetchNow(queryClient: QueryClient, queryKey: QueryKey, fetch: () => Promise<unknown>) {
   // A failed fetch shows on the page as the query's error ("could not be reached"); nothing to do here.
   void queryClient
-    .cancelQueries({ queryKey: query.queryKey, exact: true })
-    .then(() => queryClient.fetchQuery({ ...query, staleTime: 0 }))
+    .cancelQueries({ queryKey, exact: true })
+    .then(fetch)
     .catch(() => undefined);
 }
 

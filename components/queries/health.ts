@@ -16,12 +16,22 @@ export class HealthNotReadYet extends Error {
   }
 }
 
-export async function fetchClusterHealth(cluster: string, view?: "summary"): Promise<LiveClusterHealth> {
-  const response = await fetch(`/api/v1/clusters/${encodeURIComponent(cluster)}/health${view ? `?view=${view}` : ""}`, { cache: "no-store" });
+/** GET /api/v1/clusters/{name}/health (the whole health), or its summary view with `?view=summary`. */
+async function getHealth(cluster: string, search: string): Promise<Response> {
+  const response = await fetch(`/api/v1/clusters/${encodeURIComponent(cluster)}/health${search}`, { cache: "no-store" });
   // A 202 carries only { name, summary }: taken as a health, it would blank the page's matrix and signals.
   if (response.status === 202) throw new HealthNotReadYet(cluster);
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  return (await response.json()) as LiveClusterHealth;
+  return response;
+}
+
+export async function fetchClusterHealth(cluster: string): Promise<LiveClusterHealth> {
+  return (await (await getHealth(cluster, "")).json()) as LiveClusterHealth;
+}
+
+/** The summary view (lib/signals/health-view.ts): its own shape, every count but only the rows and checks that need attention. */
+export async function fetchHealthView(cluster: string): Promise<LiveHealthView> {
+  return (await (await getHealth(cluster, "?view=summary")).json()) as LiveHealthView;
 }
 
 export const clusterHealthQuery = (cluster: string) =>
@@ -36,7 +46,7 @@ export type LiveHealthView = HealthInView & { version?: number };
 export const clusterHealthViewQuery = (cluster: string) =>
   queryOptions({
     queryKey: ["clusters", cluster, "health", "summary"],
-    queryFn: async () => (await fetchClusterHealth(cluster, "summary")) as unknown as LiveHealthView,
+    queryFn: () => fetchHealthView(cluster),
   });
 
 export type RowsAnswer = RowsPage & { cluster: string; version: number; checkedAt: string };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { demoSources, withReport } from "@/test/demo-sources";
+import { readSources } from "@/lib/sources/readings";
 import { composeClusterHealth, type ClusterHealth } from "@/lib/signals/cluster-health";
 import type { KmsCell, KmsMatrix } from "@/lib/model/kms-matrix";
 import type { Signal, SignalId, SignalStatus } from "@/lib/signals/signal-model";
@@ -22,7 +23,7 @@ function bigCluster() {
       name: "big",
       simulated: true,
       intervalSeconds: 30,
-      sources: demoSources(cluster, { kubeapiserver, lastSuccess: "2026-11-23T00:00:00Z" }),
+      readings: readSources(demoSources(cluster, { kubeapiserver, lastSuccess: "2026-11-23T00:00:00Z" })),
       now,
     });
   /** One node's plugin reports anew (as its reporter does between the others'). */

@@ -6,6 +6,7 @@ import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { composeClusterHealth } from "@/lib/signals/cluster-health";
 import type { HealthInView, HealthRow } from "@/lib/signals/health-view";
 import { demoSources, withReport } from "@/test/demo-sources";
+import { readSources } from "@/lib/sources/readings";
 import { applyHealthPush, type HealthPush, type VersionedHealth } from "./health-push";
 import { publishHealth, registerCluster } from "./registry";
 import { nextEvent } from "@/test/sse";
@@ -15,7 +16,8 @@ import { nextEvent } from "@/test/sse";
 
 const NODES = 2_000;
 const cluster = new DemoCluster({ nodes: NODES, intervalMs: 30_000 });
-const compose = (sources = demoSources(cluster)) => composeClusterHealth({ name: "views", simulated: true, intervalSeconds: 30, sources, now: cluster.now() });
+const compose = (sources = demoSources(cluster)) =>
+  composeClusterHealth({ name: "views", simulated: true, intervalSeconds: 30, readings: readSources(sources), now: cluster.now() });
 registerCluster("views", "alone");
 publishHealth(compose());
 

@@ -8,9 +8,10 @@ import { judgeRound } from "@/lib/incidents/judge";
 import { publishHealth, registerCluster, setMonitorRole } from "@/lib/live/registry";
 import { commitRound, loadPersisted, newMemo, type CommittedRound, type PersistMemo } from "@/lib/store/persist";
 import type { Refusal } from "@/lib/text/refusal";
-import type { Sources } from "@/lib/sources/observation";
+import type { Sources } from "@/lib/sources/sources";
 import { collect, type CollectTarget } from "@/lib/sources/probes/collect";
 import { intake, newIntakeMemo, type IntakeMemo } from "@/lib/sources/intake";
+import { readSources } from "@/lib/sources/readings";
 import { createClusterLock } from "./leader";
 import { startWatches, stopWatches, watchesSettled, type Watches } from "@/lib/sources/kube/watched";
 import { ensureExporter, observeMonitorRound } from "@/lib/exporter/collectors";
@@ -104,7 +105,7 @@ function publish(entry: Monitored, at: Date): ClusterHealth {
     name: entry.target.cluster.name,
     simulated: entry.simulated,
     intervalSeconds: entry.target.cluster.intervalSeconds,
-    sources: entry.sources,
+    readings: readSources(entry.sources),
     now: at,
     prometheusNote: entry.target.prometheusNote,
     cleaned: entry.intake?.notes,

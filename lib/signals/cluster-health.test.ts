@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Sources } from "@/lib/sources/observation";
+import type { Sources } from "@/lib/sources/sources";
+import { readSources } from "@/lib/sources/readings";
 import { sampleKmsMetrics, setSampleValue } from "@/test/sample-metrics";
 import { composeClusterHealth } from "./cluster-health";
 
@@ -29,7 +30,7 @@ function compose(extra: Partial<Sources>) {
     clusterOperator: up("clusterOperator", { status: { conditions: [{ type: "Degraded", status: "False", reason: "AsExpected" }] } }),
     ...extra,
   };
-  return composeClusterHealth({ name: "prod", simulated: false, intervalSeconds: 30, sources, now });
+  return composeClusterHealth({ name: "prod", simulated: false, intervalSeconds: 30, readings: readSources(sources), now });
 }
 
 describe("one KMS matrix per API-server CR", () => {
@@ -85,7 +86,14 @@ describe("KMS metrics in a cluster's health", () => {
   it("says why there are no metrics", () => {
     expect(compose({}).metricsNote).toMatch(/no Prometheus configured/);
     const sources = { kubeapiserver: up("kubeapiserver", cr("KubeAPIServer", healthy)), nodes: up("nodes", nodes) };
-    const h = composeClusterHealth({ name: "demo", simulated: true, intervalSeconds: 30, sources, now, prometheusNote: "prometheus is not installed" });
+    const h = composeClusterHealth({
+      name: "demo",
+      simulated: true,
+      intervalSeconds: 30,
+      readings: readSources(sources),
+      now,
+      prometheusNote: "prometheus is not installed",
+    });
     expect(h.metricsNote).toBe("prometheus is not installed");
   });
 });

@@ -1,15 +1,14 @@
 import { clipLine } from "@/lib/model/clip-text";
+import type { BeaconReading } from "@/lib/sources/beacon/read-beacon";
 import { createSignal, type Signal } from "./signal-model";
 
-// Whether the bridge reaches the beacon relay, read from the bridge's health endpoint (clusters file:
-// beacon.healthUrl): 2xx while it does. An endpoint that does not answer says nothing about the beacon.
-
-export type BeaconInput = { status: number; body: string } | { unreachable: true; error: string };
+// Whether the bridge reaches the beacon relay, from the beacon source's reading (lib/sources/beacon): 2xx
+// while it does. An endpoint that does not answer says nothing about the beacon.
 
 const SUBJECT = "beacon";
 const DETAIL_LIMIT = 300;
 
-export function deriveBeaconSignals(input: BeaconInput): Signal[] {
+export function deriveBeaconSignals(input: BeaconReading): Signal[] {
   if ("unreachable" in input) {
     return [
       createSignal(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Sources } from "@/lib/sources/observation";
+import type { Sources } from "@/lib/sources/sources";
+import { readSources } from "@/lib/sources/readings";
 import { composeClusterHealth } from "./cluster-health";
 
 // cluster.api.unreachable from the Kubernetes sources' own state, as the monitor records it (lib/sources/state.ts):
@@ -17,7 +18,7 @@ const up = (name: string) => ({ name, up: true, lastSuccess: "2026-11-23T09:59:5
 const KUBE = ["kubeapiserver", "nodes", "operator", "webhook", "kmsProviders", "readyz"] as const;
 
 function signalOf(sources: Sources) {
-  const health = composeClusterHealth({ name: "prod", simulated: false, intervalSeconds: 30, sources, now });
+  const health = composeClusterHealth({ name: "prod", simulated: false, intervalSeconds: 30, readings: readSources(sources), now });
   return health.signals.filter((s) => s.id === "cluster.api.unreachable");
 }
 const all = (make: (name: string) => object) => Object.fromEntries(KUBE.map((n) => [n, make(n)])) as Sources;

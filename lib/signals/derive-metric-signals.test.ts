@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { KmsMetrics } from "@/lib/sources/prometheus/kms-metrics";
+import type { KmsMetrics, MetricSeries } from "@/lib/sources/prometheus/kms-metrics";
 import { SAMPLE_AT, sampleKmsMetrics, setSampleValue } from "@/test/sample-metrics";
 import { deriveMetricSignals, MAX_SUBJECTS_PER_CHECK } from "./derive-metric-signals";
 import type { Signal } from "./signal-model";
@@ -212,11 +212,12 @@ describe("when Prometheus cannot answer", () => {
 
 describe("hostile input", () => {
   it("survives missing metrics, null values and broken series without throwing", () => {
-    const m = sampleKmsMetrics() as unknown as { metrics: Record<string, unknown>; errors: unknown };
-    delete m.metrics.tokenTtl;
-    (m.metrics.latencyP99 as { series: unknown[] }).series.push(null, { labels: null, value: 1 });
-    setSampleValue(m as unknown as KmsMetrics, "circuitBreaker", { node: "master-0", key_id: "1" }, null);
-    const signals = deriveMetricSignals(m as unknown as KmsMetrics, NOW);
+    const m = sampleKmsMetrics();
+    Reflect.deleteProperty(m.metrics, "tokenTtl");
+    // Broken series come as JSON (a stored snapshot, a broken exporter) that no type describes.
+    m.metrics.latencyP99.series.push(...(JSON.parse('[null, { "labels": null, "value": 1 }]') as MetricSeries[]));
+    setSampleValue(m, "circuitBreaker", { node: "master-0", key_id: "1" }, null);
+    const signals = deriveMetricSignals(m, NOW);
     expect(pick(signals, "kms.auth.ttl-low", "prometheus")).toMatchObject({ state: "unknown", detail: "Prometheus query failed (tokenTtl: no answer)" });
     expect(pick(signals, "kms.auth.ttl-low", "master-0/1")?.detail).toBe("client certificate valid for 90 days");
     expect(pick(signals, "kms.plugin.unhealthy", "master-0/1/circuit-breaker")).toBeUndefined();

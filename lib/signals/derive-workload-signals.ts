@@ -1,7 +1,7 @@
 import { clipLine } from "@/lib/model/clip-text";
 import { describeReadProblem, type ReadProblem } from "@/lib/sources/kube/read-problem";
 import type { DaemonSetView, DeploymentView, EndpointsView, WebhookConfigurationView, WebhookView } from "@/lib/sources/kube/read-workloads";
-import { STACK } from "@/lib/sources/observation";
+import { STACK } from "@/lib/sources/sources";
 import { createSignal, type Signal } from "./signal-model";
 
 // The CloudTaser-like stack: the operator, its injection webhook, the bridge and the eBPF agent DaemonSet.

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { demoSources } from "@/test/demo-sources";
+import { readSources } from "@/lib/sources/readings";
 import { composeClusterHealth, type ClusterHealth } from "./cluster-health";
 import { classifyRows, decodeCursor, encodeCursor, ROWS_IN_VIEW, SIGNALS_PER_KIND, viewOfHealth } from "./health-view";
 import { nodeHealth, pageRows } from "./health-rows";
@@ -14,7 +15,7 @@ function healthOf(nodes: number, scenario?: { id: string; node?: string }, later
   const cluster = new DemoCluster({ nodes, intervalMs: 30_000 });
   if (scenario) setScenario(cluster, scenario.id, true, scenario.node ? { node: scenario.node } : {});
   const now = new Date(cluster.now().getTime() + laterSeconds * 1000);
-  return composeClusterHealth({ name: "big", simulated: true, intervalSeconds: 30, sources: demoSources(cluster), now });
+  return composeClusterHealth({ name: "big", simulated: true, intervalSeconds: 30, readings: readSources(demoSources(cluster)), now });
 }
 
 /** Every plugin on every node failing, as the matrix and the signals would say (one scenario fails one node). */

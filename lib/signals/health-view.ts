@@ -53,6 +53,19 @@ export type HealthInView = Omit<ClusterHealth, "matrix" | "serverMatrices"> & {
   reasonsTotal: number;
 };
 
+/** Whether a health (as a push left it) is the summary view: its tally and reason count, and every matrix with its inView. */
+export function isHealthInView<T extends ClusterHealth>(health: T): health is T & HealthInView {
+  const inView = (matrix: KmsMatrix | undefined) => matrix === undefined || "inView" in matrix;
+  return (
+    "signalTally" in health &&
+    Array.isArray(health.signalTally) &&
+    "reasonsTotal" in health &&
+    typeof health.reasonsTotal === "number" &&
+    inView(health.matrix) &&
+    health.serverMatrices.every((m) => inView(m.matrix))
+  );
+}
+
 /** Each row of a matrix with its cells and class, ordered by class (unhealthy first) and then as the matrix orders nodes. */
 export function classifyRows(matrix: KmsMatrix): HealthRow[] {
   const keyIDs = new Set(matrix.cells.map((c) => c.keyID));

@@ -1,6 +1,6 @@
 import type { KmsMetrics } from "@/lib/sources/prometheus/kms-metrics";
 import { deriveClusterApiSignals, type KubeReadState } from "./derive-cluster-api-signals";
-import { deriveBeaconSignals, type BeaconInput } from "./derive-beacon-signals";
+import { deriveBeaconSignals } from "./derive-beacon-signals";
 import { deriveKmsMatrixSignals, deriveKmsProvidersSignals } from "./derive-kms-signals";
 import { deriveMetricSignals } from "./derive-metric-signals";
 import { deriveOpenBaoSignals, deriveTransitSignals, type OpenBaoInput, type TransitInput } from "./derive-openbao-signals";
@@ -14,6 +14,7 @@ import {
 } from "./derive-workload-signals";
 import { deriveWrapperSignals, type WrapperInput } from "./derive-wrapper-signals";
 import type { KmsMatrix } from "@/lib/model/kms-matrix";
+import type { BeaconReading } from "@/lib/sources/beacon/read-beacon";
 import type { KmsProvidersHealth } from "@/lib/sources/probes/parse-apiserver-health";
 import type { DaemonSetView, DeploymentView, EndpointsView, WebhookConfigurationView } from "@/lib/sources/kube/read-workloads";
 import type { Signal } from "./signal-model";
@@ -43,7 +44,7 @@ export interface SignalInput {
   /** null: looked for and not found. undefined: not checked. */
   webhook?: WebhookConfigurationView | null;
   /** The bridge's health endpoint; undefined: not configured. */
-  beacon?: BeaconInput;
+  beacon?: BeaconReading;
   /** The Endpoints of the stack's namespace; undefined: not read. */
   webhookEndpoints?: EndpointsView[];
   /** The cluster's Prometheus, when it has one (lib/sources/prometheus/kms-metrics.ts). */

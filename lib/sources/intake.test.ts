@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { composeClusterHealth } from "@/lib/signals/cluster-health";
 import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { demoSources } from "@/test/demo-sources";
-import type { Sources } from "./observation";
+import type { Sources } from "./sources";
 import { intake, newIntakeMemo } from "./intake";
+import { readSources } from "./readings";
 
 // The monitor's intake: every source value passes the text boundary once; what changed is noted and logged once.
 
@@ -62,7 +63,7 @@ describe("the monitor's intake", () => {
     const sources = demoSources(cluster, { lastSuccess: "2026-11-23T00:00:00Z" });
     const memo = newIntakeMemo();
     const now = new Date();
-    const compose = (s: Sources) => composeClusterHealth({ name: "big", simulated: true, intervalSeconds: 30, sources: s, now });
+    const compose = (s: Sources) => composeClusterHealth({ name: "big", simulated: true, intervalSeconds: 30, readings: readSources(s), now });
     expect(compose(intake(sources, memo, () => undefined))).toEqual(compose(sources));
     expect(memo.notes.size).toBe(0);
   });

@@ -1,5 +1,5 @@
 import { addReport, cleanText, cleanValue, describeReport, emptyReport, isClean, type CleanReport } from "@/lib/text/outside-text";
-import type { Sources } from "./observation";
+import type { Sources } from "./sources";
 import type { SourceState } from "./state";
 
 // Where every source enters the monitor (watched objects, probe bodies, metric answers): each value passes

@@ -5,7 +5,7 @@ import { migrate } from "@/lib/db/migrate";
 import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import { createTestDatabase } from "@/test/database";
 import { loadPersisted, newMemo, persistRound } from "./persist";
-import type { Sources } from "@/lib/sources/observation";
+import type { Sources } from "@/lib/sources/sources";
 
 // On a real PostgreSQL: only changes are written, and a restart gets back what was known.
 

@@ -4,7 +4,7 @@ import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import type { Signal } from "@/lib/signals/signal-model";
 import { cleanText, cleanValue } from "@/lib/text/outside-text";
 import { reasonOf, unitOf, type Refusal } from "@/lib/text/refusal";
-import type { Sources } from "@/lib/sources/observation";
+import type { Sources } from "@/lib/sources/sources";
 import type { SourceState } from "@/lib/sources/state";
 
 // The store: keeps live health in Postgres: the current state of each signal (the one signal-state table, whose

@@ -138,7 +138,7 @@ describe("parseHealthMessage on bad input: unparseable, precise, raw kept, never
   it("says what is wrong with empty, free-text and non-string messages", () => {
     expect(parseHealthMessage("").error).toBe("message is empty");
     expect(parseHealthMessage("all plugins healthy").error).toBe('message is neither a JSON array nor key=value lines: starts with "all plugins healthy"');
-    expect(parseHealthMessage(42 as unknown as string)).toEqual({
+    expect(parseHealthMessage(42)).toEqual({
       format: "unparseable",
       reports: [],
       raw: "",

@@ -26,7 +26,7 @@ export interface ParsedHealthMessage {
 const STATUS_LIST = "healthy, unhealthy or error";
 const LEGACY_FIELDS = new Set(["keyID", "kekID", "status", "lastChecked", "detail"]);
 
-export function parseHealthMessage(message: string): ParsedHealthMessage {
+export function parseHealthMessage(message: unknown): ParsedHealthMessage {
   if (typeof message !== "string") {
     return unparseable("", `message is ${describeType(message)}, not a string`);
   }

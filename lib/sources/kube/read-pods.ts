@@ -1,5 +1,5 @@
 import { describeType, isRecord } from "@/lib/sources/describe-input";
-import { STACK } from "@/lib/sources/observation";
+import { STACK } from "@/lib/sources/sources";
 import { cleanText } from "@/lib/text/outside-text";
 import type { ReadProblem } from "./read-problem";
 

@@ -28,7 +28,7 @@ afterEach(async () => {
   for (const w of watches.splice(0)) w.stop();
   server.cluster.scenarios.splice(0).forEach((s) => setScenario(server.cluster, s.id, false));
   // A test that stopped the API server starts it again (on the same port, as a restarted server).
-  if (!(server as unknown as { server?: unknown }).server) await server.start();
+  if (!server.running) await server.start();
 });
 
 function watch(spec: { path: string; name?: string }, tuning = FAST) {

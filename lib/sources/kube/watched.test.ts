@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import type { DemoServer } from "@/lib/demo/cluster/server";
-import type { Sources } from "@/lib/sources/observation";
+import type { Sources } from "@/lib/sources/sources";
 import type { KubeAccess } from "./client";
 import { startWatches, stopWatches, type Watches } from "./watched";
 import { startDemoApi, type DemoApi } from "@/test/demo-api";

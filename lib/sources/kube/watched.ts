@@ -1,7 +1,7 @@
 import "server-only";
 import type { KubeAccess } from "./client";
 import { DEFAULT_WATCH_TUNING, ResourceWatch, type WatchSpec, type WatchTuning } from "./watch";
-import { MAX_INJECTED_PODS, STACK, type RawObservation, type Sources } from "@/lib/sources/observation";
+import { MAX_INJECTED_PODS, STACK, type SourceValues, type Sources } from "@/lib/sources/sources";
 import type { SourceState } from "@/lib/sources/state";
 
 // The Kubernetes objects the monitor keeps by watch (informer-style) rather than by polling: the
@@ -22,7 +22,7 @@ export const WATCHED = {
   pods: { path: "/api/v1/pods", labelSelector: STACK.injectLabel, maxItems: MAX_INJECTED_PODS },
   /** Whether the webhook's Service has ready endpoints (the webhook configuration names the Service). */
   endpoints: { path: `/api/v1/namespaces/${STACK.namespace}/endpoints` },
-} satisfies Partial<Record<keyof RawObservation, WatchSpec>>;
+} satisfies Partial<Record<keyof SourceValues, WatchSpec>>;
 
 export type WatchedName = keyof typeof WATCHED;
 export type Watches = Map<WatchedName, ResourceWatch>;

@@ -2,13 +2,15 @@ import "server-only";
 import type { ClusterConfig } from "@/lib/clusters/config";
 import { getRaw, type KubeAccess } from "@/lib/sources/kube/client";
 import { collectKmsMetrics, type KmsMetrics } from "@/lib/sources/prometheus/kms-metrics";
-import type { RawObservation, Sources } from "@/lib/sources/observation";
-import { openBaoFetch, type OpenBaoFetch } from "./openbao-http";
+import type { SourceValues, Sources } from "@/lib/sources/sources";
+import { openBaoFetch } from "./openbao-http";
+import { healthEndpoint } from "./health-endpoint";
+import { probeBeacon } from "@/lib/sources/beacon/probe-beacon";
 import { backingOff, recordFailure, recordSuccess, type SourceState } from "@/lib/sources/state";
 
-// One round of HTTP probes for one cluster (the API server's KMS and readiness endpoints, OpenBao and
-// its Transit key); the Kubernetes objects come by watch (lib/sources/kube/watched.ts). Every probe is read on its own,
-// so one failing source never hides the others; a failure keeps that source's last-known value.
+// One round of HTTP probes for one cluster (the API server's KMS and readiness endpoints, OpenBao and its
+// Transit key, and each probed source's own probe); the Kubernetes objects come by watch (lib/sources/kube/watched.ts).
+// Every probe is read on its own, so one failing source never hides the others; a failure keeps that source's last-known value.
 
 export interface CollectTarget {
   cluster: ClusterConfig;
@@ -18,23 +20,7 @@ export interface CollectTarget {
   prometheusNote?: string;
 }
 
-/**
- * A health endpoint's status and body. One that does not answer is itself the observation (an
- * unreachable OpenBao, a silent bridge), not a failed read.
- */
-async function healthEndpoint(
-  url: URL,
-  get: OpenBaoFetch = (u, init) => fetch(u, init),
-): Promise<{ status: number; text: string } | { unreachable: true; error: string }> {
-  try {
-    const response = await get(url, { signal: AbortSignal.timeout(3000) });
-    return { status: response.status, text: await response.text() };
-  } catch (error) {
-    return { unreachable: true, error: ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message };
-  }
-}
-
-async function openBaoHealth(address: string, caFile: string | undefined): Promise<RawObservation["openbao"]> {
+async function openBaoHealth(address: string, caFile: string | undefined): Promise<SourceValues["openbao"]> {
   // A CA file that cannot be read fails the read, with its own message.
   const answer = await healthEndpoint(new URL("/v1/sys/health", address), openBaoFetch(caFile));
   if ("unreachable" in answer) return answer;
@@ -60,14 +46,8 @@ async function kmsMetrics(url: string, previous: Sources["metrics"], now: Date):
   return metrics;
 }
 
-/** The bridge's health endpoint: 2xx while it reaches the beacon. */
-async function bridgeHealth(url: string, caFile: string | undefined): Promise<RawObservation["beacon"]> {
-  const answer = await healthEndpoint(new URL(url), openBaoFetch(caFile));
-  return "unreachable" in answer ? answer : { status: answer.status, body: answer.text.slice(0, 4096) };
-}
-
 export async function collect(target: CollectTarget, previous: Sources, now: () => Date, kube: KubeAccess): Promise<Pick<Sources, ProbeName>> {
-  const reads: { [K in ProbeName]-?: () => Promise<RawObservation[K]> } = {
+  const reads: { [K in ProbeName]-?: () => Promise<SourceValues[K]> } = {
     kmsProviders: () => getRaw(kube, "/healthz/kms-providers"),
     readyz: () => getRaw(kube, "/readyz?verbose"),
     openbao: async () => (target.cluster.openbao ? openBaoHealth(target.cluster.openbao.address, target.cluster.openbao.caFile) : undefined),
@@ -80,7 +60,7 @@ export async function collect(target: CollectTarget, previous: Sources, now: () 
       });
       return { status: response.status, body: await response.json().catch(() => undefined) };
     },
-    beacon: async () => (target.cluster.beacon ? bridgeHealth(target.cluster.beacon.healthUrl, target.cluster.beacon.caFile) : undefined),
+    beacon: () => probeBeacon(target.cluster),
     metrics: async () => (target.cluster.prometheus ? kmsMetrics(target.cluster.prometheus.url, previous.metrics, now()) : undefined),
   };
   const start = now();

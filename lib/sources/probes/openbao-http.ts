@@ -7,7 +7,14 @@ import { Agent, fetch as undiciFetch } from "undici";
 // system's. One connection pool per CA file; a CA file that cannot be read is a clear error of its own,
 // not an "unreachable OpenBao".
 
-export type OpenBaoFetch = (url: URL, init: { headers?: Record<string, string>; signal?: AbortSignal }) => Promise<Response>;
+/** What a probe reads of an answer: the global fetch's Response and undici's both are one. */
+export interface ProbeResponse {
+  status: number;
+  text(): Promise<string>;
+  json(): Promise<unknown>;
+}
+
+export type OpenBaoFetch = (url: URL, init: { headers?: Record<string, string>; signal?: AbortSignal }) => Promise<ProbeResponse>;
 
 const agents = new Map<string, Agent>();
 
@@ -29,5 +36,5 @@ export function openBaoFetch(caFile: string | undefined): OpenBaoFetch {
     agents.set(caFile, agent);
   }
   const dispatcher = agent;
-  return async (url, init) => (await undiciFetch(url, { ...init, dispatcher })) as unknown as Response;
+  return (url, init) => undiciFetch(url, { ...init, dispatcher });
 }

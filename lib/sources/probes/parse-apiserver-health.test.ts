@@ -63,6 +63,6 @@ describe("parseKmsProvidersHealth, other bodies", () => {
       providers: [{ name: "", healthy: false, error: "something odd" }],
       problem: 'could not find the kms-provider-<n> check in "something odd"',
     });
-    expect(parseKmsProvidersHealth(200, null as unknown as string).problem).toBe("body is not a string");
+    expect(parseKmsProvidersHealth(200, null).problem).toBe("body is not a string");
   });
 });

@@ -22,7 +22,7 @@ export interface KmsProvidersHealth {
 
 const ERROR_PREFIX = "internal server error: ";
 
-export function parseKmsProvidersHealth(httpStatus: number, body: string): KmsProvidersHealth {
+export function parseKmsProvidersHealth(httpStatus: number, body: unknown): KmsProvidersHealth {
   const text = typeof body === "string" ? body.trim() : "";
   const result: KmsProvidersHealth = { ok: false, httpStatus, providers: [] };
   if (typeof body !== "string") return { ...result, problem: "body is not a string" };

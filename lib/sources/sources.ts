@@ -1,9 +1,10 @@
 import type { KmsMetrics } from "@/lib/sources/prometheus/kms-metrics";
 import type { SourceState } from "@/lib/sources/state";
+import type { BeaconReading } from "@/lib/sources/beacon/read-beacon";
 
-// What the monitor reads from a cluster, source by source: the watched Kubernetes objects and the probes'
-// answers as they came (raw), each kept as a SourceState with its last-known value. The model and the
-// signals read these; the sources fill them.
+// What the monitor holds of a cluster, source by source: the watched Kubernetes objects and the probes'
+// answers as they came (SourceValues), each kept as a SourceState with its last-known value. This is what is
+// cleaned, stored and restored; lib/signals reads the typed Readings made from it (readings.ts).
 
 export const STACK = {
   namespace: "cloudtaser-system",
@@ -19,7 +20,7 @@ export const STACK = {
 /** Injected pods kept at most: beyond this the signal says how many were not read. */
 export const MAX_INJECTED_PODS = 5_000;
 
-export interface RawObservation {
+export interface SourceValues {
   /** The operator CRs that carry KMS health reports (null when absent or not served). */
   kubeapiserver?: unknown;
   openshiftapiserver?: unknown;
@@ -40,10 +41,10 @@ export interface RawObservation {
   readyz?: { status: number; body: string };
   openbao?: { status: number; body: unknown } | { unreachable: true; error: string };
   transit?: { status: number; body: unknown };
-  /** The bridge's view of the beacon, when its health endpoint is configured. */
-  beacon?: { status: number; body: string } | { unreachable: true; error: string };
+  /** The bridge's view of the beacon, when its health endpoint is configured (lib/sources/beacon). */
+  beacon?: BeaconReading;
   /** The KMS metrics from the cluster's Prometheus, when one is configured. */
   metrics?: KmsMetrics;
 }
 
-export type Sources = { [K in keyof RawObservation]?: SourceState<RawObservation[K]> };
+export type Sources = { [K in keyof SourceValues]?: SourceState<SourceValues[K]> };

@@ -1,0 +1,98 @@
+import type { SourceState } from "./state";
+import type { SourceValues, Sources } from "./sources";
+import { readBeacon, type BeaconReading } from "./beacon/read-beacon";
+import { readClusterOperator, type ClusterOperatorView } from "./kube/read-cluster-operator";
+import { readNodes, type NodeView } from "./kube/read-nodes";
+import { readOperatorStatus, type OperatorStatusView } from "./kube/read-operator-status";
+import { readInjectedPod, type InjectedPodView } from "./kube/read-pods";
+import {
+  readDaemonSet,
+  readDeployment,
+  readEndpoints,
+  readWebhookConfiguration,
+  type DaemonSetView,
+  type DeploymentView,
+  type EndpointsView,
+  type WebhookConfigurationView,
+} from "./kube/read-workloads";
+import { parseKmsProvidersHealth, type KmsProvidersHealth } from "./probes/parse-apiserver-health";
+import { parseOpenBaoHealth, parseTransitKey, type OpenBaoHealth, type TransitKey, type TransitKeyProblem } from "./probes/parse-openbao";
+import type { KmsMetrics } from "./prometheus/kms-metrics";
+
+// Each source's value typed where it is handed on: every source applies its own reader here, so lib/signals
+// receives typed readings (and their ReadProblems) and never reads a Kubernetes object or a probe's body itself.
+
+export interface ReadingValues {
+  /** The operator CRs' status, with their KMS health reports. */
+  kubeapiserver?: OperatorStatusView;
+  openshiftapiserver?: OperatorStatusView;
+  authentication?: OperatorStatusView;
+  nodes?: NodeView[];
+  clusterOperator?: ClusterOperatorView;
+  operator?: DeploymentView;
+  ebpf?: DaemonSetView;
+  /** null: the watch found no bridge Deployment. */
+  bridge?: DeploymentView | null;
+  pods?: InjectedPodView[];
+  /** null: the webhook configuration does not exist. */
+  webhook?: WebhookConfigurationView | null;
+  endpoints?: EndpointsView[];
+  kmsProviders?: KmsProvidersHealth;
+  readyz?: SourceValues["readyz"];
+  openbao?: OpenBaoHealth | { unreachable: true; error: string };
+  /** Only a 200 or a 404 says anything about the key; a sealed or failing OpenBao leaves it undefined. */
+  transit?: TransitKey | TransitKeyProblem;
+  beacon?: BeaconReading;
+  metrics?: KmsMetrics;
+}
+
+/** Every source's state with its value read: what composeClusterHealth (lib/signals) takes. */
+export type Readings = { [K in keyof ReadingValues]?: SourceState<ReadingValues[K]> };
+
+type SourceName = keyof SourceValues;
+type Readers = { [K in SourceName]: (value: SourceValues[K]) => ReadingValues[K] };
+
+// The monitor composes every poll (2 s) but a watched object changes only when the cluster writes it; the
+// monitor keeps an unchanged object's identity, so what is read from it is kept per object (5,000 nodes: ~40 ms).
+const readCache = new WeakMap<object, unknown>();
+function once<T extends object, R>(value: T, read: (value: T) => R): R {
+  if (!readCache.has(value)) readCache.set(value, read(value));
+  return readCache.get(value) as R;
+}
+
+const operatorStatus = (cr: unknown) => (cr ? once(cr, readOperatorStatus) : undefined);
+
+const READERS: Readers = {
+  kubeapiserver: operatorStatus,
+  openshiftapiserver: operatorStatus,
+  authentication: operatorStatus,
+  nodes: (nodes) => (nodes ? once(nodes, readNodes) : undefined),
+  clusterOperator: (co) => (co ? readClusterOperator(co) : undefined),
+  operator: (deployment) => (deployment ? readDeployment(deployment) : undefined),
+  ebpf: (daemonSet) => (daemonSet ? readDaemonSet(daemonSet) : undefined),
+  bridge: (deployment) => (deployment === null ? null : deployment !== undefined ? readDeployment(deployment) : undefined),
+  pods: (pods) => pods?.map((pod) => readInjectedPod(pod)),
+  webhook: (config) => (config === null ? null : config ? readWebhookConfiguration(config) : undefined),
+  endpoints: (endpoints) => endpoints?.map(readEndpoints),
+  kmsProviders: (kms) => (kms ? parseKmsProvidersHealth(kms.status, kms.body) : undefined),
+  readyz: (readyz) => readyz,
+  openbao: (bao) => (bao ? ("unreachable" in bao ? bao : parseOpenBaoHealth(bao.status, bao.body)) : undefined),
+  transit: (transit) => (transit && (transit.status === 200 || transit.status === 404) ? parseTransitKey(transit.body) : undefined),
+  beacon: (beacon) => (beacon ? readBeacon(beacon) : undefined),
+  metrics: (metrics) => metrics,
+};
+
+/** The sources with each value read, in the same order (the page lists the sources in it). */
+export function readSources(sources: Sources): Readings {
+  const readings: Readings = {};
+  for (const name of Object.keys(sources) as (keyof Sources)[]) readInto(readings, sources, name);
+  return readings;
+}
+
+function readInto<K extends keyof Sources>(readings: Readings, sources: Sources, name: K): void {
+  const state: Sources[K] = sources[name];
+  if (!state) return;
+  const { value, ...meta } = state;
+  const read: Readers[K] = READERS[name];
+  readings[name] = { ...meta, value: read(value) };
+}
