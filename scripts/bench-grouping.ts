@@ -4,8 +4,8 @@
 // suspects to compare) and beside an open incident with suspects (every fingerprint ranked on its own).
 import { performance } from "node:perf_hooks";
 import { DEFAULT_RULES_CONFIG, parseRulesConfig } from "@/lib/incident-rules-config";
-import { rankTrigger } from "@/lib/incidents/apply-round";
-import { decideRound, type IncidentView } from "@/lib/incidents/rules";
+import { rankTrigger } from "@/lib/incidents/rounds/apply-round";
+import { decideRound, type IncidentView } from "@/lib/incidents/rules/rules";
 import type { Signal } from "@/lib/signals/signal-model";
 
 const sizes = (process.argv[2] ?? "10,300,3000").split(",").map(Number);

@@ -1,6 +1,6 @@
-import type { IncidentSummary } from "@/lib/incidents/queries";
-import type { RecordedStep } from "@/lib/incidents/runbook-sessions";
-import type { Suggestion } from "@/lib/incidents/suggest";
+import type { IncidentSummary } from "@/lib/incidents/history/queries";
+import type { RecordedStep } from "@/lib/incidents/sessions/runbook-sessions";
+import type { Suggestion } from "@/lib/incidents/suspects/suggest";
 import type { Jsonify } from "@/lib/views/json";
 
 // The incidents API's JSON as the browser receives it (dates as ISO strings).

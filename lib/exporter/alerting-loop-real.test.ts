@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog } from "@/lib/catalog/load";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { setDatabaseUrl } from "@/lib/env";
-import { fingerprintOf } from "@/lib/incidents/fingerprint";
+import { fingerprintOf } from "@/lib/incidents/rules/member-key";
 import { startMonitor, type Monitored } from "@/lib/monitor/monitor";
 import { startPrometheus, type RunningPrometheus } from "@/lib/sources/prometheus/process";
 import { ALERTMANAGER_BIN, startAlertmanager, startReceiver, until, type RunningAlertmanager } from "@/test/alertmanager";

@@ -1,10 +1,10 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/db/generated/client";
-import { AlertmanagerPayload } from "./alertmanager";
-import { applyRound } from "./apply-round";
+import { AlertmanagerPayload } from "./alerts/alertmanager";
+import { applyRound } from "./rounds/apply-round";
 import { parseRulesConfig } from "@/lib/incident-rules-config";
-import { ingestAlertmanager } from "./ingest-alerts";
+import { ingestAlertmanager } from "./alerts/ingest-alerts";
 import { at, migratedDatabase, signal } from "@/test/incident-db";
 
 // Several writers (each its own connection pool, as separate server processes would be) race to open an

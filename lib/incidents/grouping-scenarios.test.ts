@@ -5,10 +5,10 @@ import { pollOnce } from "@/lib/monitor/monitor";
 import { commitRound, newMemo } from "@/lib/store/persist";
 import { migratedDatabase } from "@/test/incident-db";
 import { pollUntil, settledPoll, startDemoMonitor, type DemoMonitor } from "@/test/demo-monitor";
-import { judgeCommitted, sweepIncidents } from "./apply-round";
-import { ingestAlertmanager } from "./ingest-alerts";
-import { AlertmanagerPayload } from "./alertmanager";
-import { rankSuspects } from "./suspects";
+import { judgeCommitted, sweepIncidents } from "./rounds/apply-round";
+import { ingestAlertmanager } from "./alerts/ingest-alerts";
+import { AlertmanagerPayload } from "./alerts/alertmanager";
+import { rankSuspects } from "./suspects/suspects";
 
 // One failure, one incident, the right title: the demo cluster's real API server and OpenBao, the real monitor
 // round (pollOnce), the store's commit and the rules' judgement on a real PostgreSQL, with the default rules.

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
 import { SCENARIOS, setScenario } from "@/lib/demo/cluster/scenarios";
-import { evidenceTexts, rankSuspects, type Suspect } from "@/lib/incidents/suspects";
+import { evidenceTexts, rankSuspects, type Suspect } from "@/lib/incidents/suspects/suspects";
 import type { Signal } from "@/lib/signals/signal-model";
 import { settledPoll, startDemoMonitor, type DemoMonitor } from "@/test/demo-monitor";
 import { applyWorld, CorpusFile, type Case } from "./world";

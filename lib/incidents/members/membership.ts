@@ -2,12 +2,12 @@ import { formatConfidence } from "@/lib/diagnosis/confidence";
 import { getCatalog, getSignalMap } from "@/lib/catalog/queries";
 import type { FailureMode } from "@/lib/catalog/schema";
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
-import { fingerprintOf } from "./fingerprint";
-import { isHealthy, type IncidentView, type Severity } from "./rules";
-import { neededSignals, rankSuspects, suspectsChanged, type Suspect } from "./suspects";
-import { autoTitle } from "./title";
+import { fingerprintOf } from "../rules/member-key";
+import { isHealthy, type IncidentView, type Severity } from "../rules/rules";
+import { neededSignals, rankSuspects, suspectsChanged, type Suspect } from "../suspects/suspects";
+import { autoTitle } from "../rules/title";
 import { enqueueNotification, isSuspectChange, releaseOpenings } from "@/lib/notifications/outbox";
-import { appendEvent, appendEventId, RaceLost, type Tx } from "./tx";
+import { appendEvent, appendEventId, RaceLost, type Tx } from "../tx";
 
 // The writes every path shares (rules, alerts, people): open, join, reopen and resolve an incident, and
 // keep its suspects current. Each runs inside the caller's transaction.

@@ -1,5 +1,5 @@
 import type { SearchQuery, SearchTerm } from "./search";
-import type { Db } from "./tx";
+import type { Db } from "../tx";
 
 // How many incidents a search may match, to choose its plan (queries.ts), from the words ANALYZE found most
 // common in the search documents (10,000 of them: the migration raises the statistics target). An upper bound,

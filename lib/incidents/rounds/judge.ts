@@ -3,7 +3,7 @@ import type { CommittedRound } from "@/lib/store/persist";
 import type { Refusal } from "@/lib/text/refusal";
 import { judgeCommitted, sweepIncidents } from "./apply-round";
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
-import type { Db } from "./tx";
+import type { Db } from "../tx";
 
 // The incidents' end of a monitor round: judge what the store committed, resolve alert-only incidents of
 // clusters no monitor reads about once a minute, and tell open pages which incidents changed.

@@ -4,12 +4,12 @@ import { loadJudgements, saveJudgements } from "@/lib/store/judgements";
 import { cleanText, cleanValue } from "@/lib/text/outside-text";
 import { reasonOf, unitOf, type Refusal } from "@/lib/text/refusal";
 import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "@/lib/incident-rules-config";
-import { fingerprintOf } from "./fingerprint";
-import { closeIncident, joinIncident, loadViews, openIncident, refreshSuspects, reopenIncident, RULES_ACTOR, withTexts, type MemberInput } from "./membership";
-import { decideRound, incidentHealthySince, type Observation, type RuleState, type Trigger } from "./rules";
+import { fingerprintOf } from "../rules/member-key";
+import { closeIncident, joinIncident, loadViews, openIncident, refreshSuspects, reopenIncident, RULES_ACTOR, withTexts, type MemberInput } from "../members/membership";
+import { decideRound, incidentHealthySince, type Observation, type RuleState, type Trigger } from "../rules/rules";
 import { getCatalog } from "@/lib/catalog/queries";
-import { evidenceTexts, rankSuspects } from "./suspects";
-import { appendEvent, inTransaction, RaceLost, type Db, type Tx } from "./tx";
+import { evidenceTexts, rankSuspects } from "../suspects/suspects";
+import { appendEvent, inTransaction, RaceLost, type Db, type Tx } from "../tx";
 
 // One monitor round of one cluster through the incident rules, in one transaction: the rules' memory (the rule
 // columns of the one signal-state table, lib/store/judgements.ts) is read and written with the incidents it

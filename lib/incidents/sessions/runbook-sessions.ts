@@ -2,10 +2,10 @@ import { Conflict, Invalid, NotFound } from "@/lib/errors";
 import type { Signal } from "@/lib/signals/signal-model";
 import { getRunbook, listRunbooks } from "@/lib/catalog/runbooks";
 import { nodeMap } from "@/lib/runbooks/walk";
-import { announced } from "./announce";
-import type { Suspect } from "./suspects";
-import { suggestAnswer, suggestRunbooks, type Suggestion } from "./suggest";
-import { appendEvent, inTransaction, type Db } from "./tx";
+import { announced } from "../members/announce";
+import type { Suspect } from "../suspects/suspects";
+import { suggestAnswer, suggestRunbooks, type Suggestion } from "../suspects/suggest";
+import { appendEvent, inTransaction, type Db } from "../tx";
 
 // A runbook walked for an incident. Each answer is recorded with what live data suggested at that moment,
 // so the postmortem shows the path, the evidence, and where the on-call overrode the suggestion.

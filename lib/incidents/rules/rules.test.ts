@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Signal, SignalId, SignalStatus } from "@/lib/signals/signal-model";
 import { DEFAULT_RULES_CONFIG, parseRulesConfig, type IncidentRulesConfig } from "@/lib/incident-rules-config";
-import { fingerprintOf } from "./fingerprint";
+import { fingerprintOf } from "./member-key";
 import { decideRound, type IncidentView, type RuleAction, type RuleState } from "./rules";
 
 // The rules against an in-memory stand-in for the store: what an on-call would see round after round.

@@ -1,6 +1,6 @@
 import { countIncidentsByStatus, type StatusCounts } from "./counts";
 import { listIncidentPage, type IncidentFilter, type IncidentSummary } from "./queries";
-import type { Db } from "./tx";
+import type { Db } from "../tx";
 
 export interface IncidentHistory {
   count: number;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseRulesConfig } from "@/lib/incident-rules-config";
 import { at, migratedDatabase, signal } from "@/test/incident-db";
-import { AlertmanagerPayload } from "./alertmanager";
-import { applyRound } from "./apply-round";
-import { ingestAlertmanager } from "./ingest-alerts";
+import { AlertmanagerPayload } from "../alerts/alertmanager";
+import { applyRound } from "../rounds/apply-round";
+import { ingestAlertmanager } from "../alerts/ingest-alerts";
 import { autoTitle } from "./title";
 
 // What an incident is called: its top suspect, unless the cluster API is down or someone gave the title.

@@ -4,12 +4,12 @@ import { mapAlert, type AlertmanagerPayload, type MappedAlert } from "./alertman
 import type { Delivery } from "./alertmanager-delivery";
 import { recordGaps, type AlertOutcome } from "./alert-gaps";
 import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "@/lib/incident-rules-config";
-import { fingerprintOf } from "./fingerprint";
+import { fingerprintOf } from "../rules/member-key";
 import { appendEvents, holdersOf, joinMany, resolveMembers } from "./alert-bulk";
 import { loadBatchViews, type ClusterViews } from "./alert-placement";
-import { joinIncident, openIncident, refreshSuspects, reopenIncident, type Links, type MemberInput } from "./membership";
-import { placeFingerprint } from "./rules";
-import { inTransaction, RaceLost, type Db, type EventInput, type Tx } from "./tx";
+import { joinIncident, openIncident, refreshSuspects, reopenIncident, type Links, type MemberInput } from "../members/membership";
+import { placeFingerprint } from "../rules/rules";
+import { inTransaction, RaceLost, type Db, type EventInput, type Tx } from "../tx";
 
 // Alertmanager deliveries: a firing alert opens or joins an incident like a firing signal (Alertmanager has
 // debounced it already with `for:`); a resolved one marks its fingerprint healthy. A delivery is written in

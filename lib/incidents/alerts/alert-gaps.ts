@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Delivery } from "./alertmanager-delivery";
-import { appendEvent, type Tx } from "./tx";
+import { appendEvent, type Tx } from "../tx";
 
 // What a delivery did not bring: alerts Alertmanager left out (max_alerts, sent as truncatedAlerts) and alerts
 // Faultline refused. Each incident the delivery's alerts went to gets one event per delivery, so the on-call

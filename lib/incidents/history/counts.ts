@@ -1,6 +1,6 @@
 import { Prisma } from "@/lib/db/generated/client";
 import { STATUSES } from "./queries";
-import type { Db } from "./tx";
+import type { Db } from "../tx";
 
 // Incidents per status from incident_status_counts, where a trigger writes +1/-1 rows as incidents open and
 // change status (migration 20261123160000_incident_history): a read sums a few rows instead of counting the

@@ -4,8 +4,8 @@ import { listRunbooks } from "@/lib/catalog/runbooks";
 import { getClusterHealth, listMonitoredNames } from "@/lib/live/registry";
 import { describeLive } from "./live";
 import { getIncident } from "./queries";
-import { suggestRunbooks } from "./suggest";
-import type { Suspect } from "./suspects";
+import { suggestRunbooks } from "../suspects/suggest";
+import type { Suspect } from "../suspects/suspects";
 
 // What the incident page needs beyond the API's answer: the runbooks worth starting (its signals' links
 // into the catalog come from lib/catalog/signal-links, as on the health page).

@@ -2,7 +2,7 @@ import type { Signal } from "@/lib/signals/signal-model";
 import { getRunbook } from "@/lib/catalog/runbooks";
 import { nodeMap } from "@/lib/runbooks/walk";
 import type { IncidentDetail } from "./queries";
-import { suggestAnswer, type Suggestion } from "./suggest";
+import { suggestAnswer, type Suggestion } from "../suspects/suggest";
 
 // What live data says about an incident right now: its signals' current states, and for each unfinished
 // runbook session the answer live data suggests for the step it stands at.

@@ -2,7 +2,7 @@ import { Prisma } from "@/lib/db/generated/client";
 import { encodeCursor, type ListKey } from "./cursor";
 import type { SearchQuery, SearchTerm } from "./search";
 import { estimateMatches } from "./search-estimate";
-import type { Db } from "./tx";
+import type { Db } from "../tx";
 
 // Reads for the API and the pages. Lists put what needs attention first: open, then acknowledged, then
 // resolved; within each, the most severe, then the newest (the generated columns attention and listed_at).

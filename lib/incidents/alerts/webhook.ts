@@ -2,7 +2,7 @@ import { Invalid, Unavailable } from "@/lib/errors";
 import { changed, describeReport } from "@/lib/text/outside-text";
 import { overBound, parseDelivery, RETRY_AFTER } from "./alertmanager-delivery";
 import { DeliveryFailed, ingestDelivery } from "./ingest-alerts";
-import type { Db } from "./tx";
+import type { Db } from "../tx";
 
 // One Alertmanager delivery received (docs/alertmanager.md): every valid alert committed, one outcome per
 // alert (an invalid one is refused alone). Past the alert bound or when the store fails, "try again later",

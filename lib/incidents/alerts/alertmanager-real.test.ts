@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getIncident } from "@/app/api/v1/incidents/[id]/route";
 import { setDatabaseUrl } from "@/lib/env";
 import { group, startAlertmanager, startReceiver, until, ALERTMANAGER_BIN, type RunningAlertmanager } from "@/test/alertmanager";
-import { sweepIncidents } from "./apply-round";
+import { sweepIncidents } from "../rounds/apply-round";
 import { migratedDatabase } from "@/test/incident-db";
 
 // Debian's real Alertmanager (prometheus-alertmanager) delivers to Faultline's real webhook route on a real

@@ -4,7 +4,7 @@ import { getClusterHealth } from "@/lib/live/registry";
 import { describeLive } from "./live";
 import { renderJson, renderMarkdown } from "./postmortem";
 import { getIncident } from "./queries";
-import type { Db } from "./tx";
+import type { Db } from "../tx";
 
 // One incident as the API serves it: what is stored, and what live data says about it now.
 

@@ -2,7 +2,7 @@ import { Conflict, NotFound } from "@/lib/errors";
 import { announced } from "./announce";
 import { closeIncident } from "./membership";
 import { enqueueNotification } from "@/lib/notifications/outbox";
-import { appendEvent, appendEventId, inTransaction, type Db, type Tx } from "./tx";
+import { appendEvent, appendEventId, inTransaction, type Db, type Tx } from "../tx";
 
 // What people do to an incident. Each checks the transition under a row lock, so two on-calls clicking at
 // once get one success and one clear refusal.

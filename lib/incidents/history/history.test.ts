@@ -5,12 +5,12 @@ import type { PrismaClient } from "@/lib/db/generated/client";
 import { setDatabaseUrl } from "@/lib/env";
 import { parseRulesConfig } from "@/lib/incident-rules-config";
 import { at, migratedDatabase, signal } from "@/test/incident-db";
-import { acknowledgeIncident, addNote, resolveIncident } from "./actions";
-import { applyRound } from "./apply-round";
+import { acknowledgeIncident, addNote, resolveIncident } from "../members/actions";
+import { applyRound } from "../rounds/apply-round";
 import { countIncidentsByStatus, foldCounts } from "./counts";
 import type { IncidentHistory } from "./history";
 import { listIncidents } from "./queries";
-import { IncidentListQuery } from "./schemas";
+import { IncidentListQuery } from "../schemas";
 
 // The incident history through GET /api/v1/incidents on a real PostgreSQL: pages by cursor, search, time range
 // and counts, as a browser or a script paging through a year of incidents sees them.

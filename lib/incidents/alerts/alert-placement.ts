@@ -1,7 +1,7 @@
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
-import type { IncidentView } from "./rules";
-import type { Tx } from "./tx";
-import { toIncidentView } from "./membership";
+import type { IncidentView } from "../rules/rules";
+import type { Tx } from "../tx";
+import { toIncidentView } from "../members/membership";
 
 // Placing the alerts of one batch without a query per alert.
 

@@ -1,6 +1,6 @@
 import type { Signal } from "@/lib/signals/signal-model";
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
-import { fingerprintOf } from "./fingerprint";
+import { fingerprintOf } from "./member-key";
 import { CLUSTER_API_SIGNAL, explainerOf, placeFingerprint } from "./placement";
 import type { IncidentView, MemberView, Observation, ObservedState, RuleState, Severity } from "./rule-types";
 

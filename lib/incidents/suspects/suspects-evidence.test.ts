@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import { applyRound } from "./apply-round";
+import { applyRound } from "../rounds/apply-round";
 import { parseRulesConfig } from "@/lib/incident-rules-config";
-import { getIncident } from "./queries";
+import { getIncident } from "../history/queries";
 import { at, migratedDatabase, signal } from "@/test/incident-db";
 import type { Suspect } from "./suspects";
 import type { Signal } from "@/lib/signals/signal-model";

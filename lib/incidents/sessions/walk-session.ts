@@ -2,7 +2,7 @@ import "server-only";
 import { getDb } from "@/lib/db/client";
 import type { Signal } from "@/lib/signals/signal-model";
 import { getClusterHealth, listMonitoredNames } from "@/lib/live/registry";
-import { IncidentId } from "./schemas";
+import { IncidentId } from "../schemas";
 
 // What /runbooks/[id]?incident=&session= needs: the incident, its session of this runbook, and the cluster's
 // live signals (without their evidence, which the server records itself).

@@ -1,7 +1,7 @@
 import { formatConfidence } from "@/lib/diagnosis/confidence";
 import type { IncidentDetail } from "./queries";
-import type { RecordedStep } from "./runbook-sessions";
-import type { Suspect } from "./suspects";
+import type { RecordedStep } from "../sessions/runbook-sessions";
+import type { Suspect } from "../suspects/suspects";
 
 // The postmortem export: summary, timeline, the path taken through runbooks with the evidence, suspects.
 // Text that came from people or alerts is escaped, so the Markdown renders as written and carries no HTML.

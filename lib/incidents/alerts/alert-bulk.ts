@@ -1,7 +1,7 @@
-import { fingerprintOf } from "./fingerprint";
-import type { MemberInput } from "./membership";
-import type { Severity } from "./rules";
-import { payloadJson, type EventInput, type Tx } from "./tx";
+import { fingerprintOf } from "../rules/member-key";
+import type { MemberInput } from "../members/membership";
+import type { Severity } from "../rules/rules";
+import { payloadJson, type EventInput, type Tx } from "../tx";
 
 // Set-based writes for a batch of alerts: one statement for many rows where the one-alert path (membership.ts)
 // takes five round trips per alert. Same rows, same unique indexes, same idempotency keys.
