@@ -5,7 +5,8 @@
 import { performance } from "node:perf_hooks";
 import { DEFAULT_RULES_CONFIG, parseRulesConfig } from "@/lib/incident-rules-config";
 import { rankTrigger } from "@/lib/incidents/rounds/apply-round";
-import { decideRound, type IncidentView } from "@/lib/incidents/rules/rules";
+import { decideRound } from "@/lib/incidents/rules/rules";
+import type { IncidentView } from "@/lib/incidents/rules/rule-types";
 import type { Signal } from "@/lib/signals/signal-model";
 
 const sizes = (process.argv[2] ?? "10,300,3000").split(",").map(Number);

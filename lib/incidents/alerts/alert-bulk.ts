@@ -1,12 +1,11 @@
 import { fingerprintOf } from "../rules/member-key";
 import type { MemberInput } from "../members/membership";
-import type { Severity } from "../rules/rules";
+import type { Severity } from "../rules/rule-types";
+import { escalation } from "../rules/severity";
 import { payloadJson, type EventInput, type Tx } from "../tx";
 
 // Set-based writes for a batch of alerts: one statement for many rows where the one-alert path (membership.ts)
 // takes five round trips per alert. Same rows, same unique indexes, same idempotency keys.
-
-const SEVERITY_RANK: Record<string, number> = { critical: 0, warning: 1, info: 2 };
 
 /** Appends events in one statement; returns the keys that were new (events without a key are always written). */
 export async function appendEvents(tx: Tx, events: EventInput[]): Promise<Set<string>> {
@@ -49,20 +48,11 @@ export async function joinMany(tx: Tx, incidentId: number, members: MemberInput[
     })),
   );
   const incident = await tx.incident.findUniqueOrThrow({ where: { id: incidentId }, select: { severity: true } });
-  const worst = joined.reduce<MemberInput | undefined>((w, m) => (!w || SEVERITY_RANK[m.severity] < SEVERITY_RANK[w.severity] ? m : w), undefined);
   const data: { lastSeenAt: Date; updatedAt: Date; severity?: Severity } = { lastSeenAt: now, updatedAt: now };
-  if (worst && SEVERITY_RANK[worst.severity] < SEVERITY_RANK[incident.severity]) {
-    data.severity = worst.severity;
-    await appendEvents(tx, [
-      {
-        incidentId,
-        at: now,
-        kind: "severity_changed",
-        actor,
-        summary: `severity ${incident.severity} → ${worst.severity} (${worst.signal} on ${worst.subject})`,
-        payload: { from: incident.severity, to: worst.severity },
-      },
-    ]);
+  const raised = escalation(incident.severity, joined);
+  if (raised) {
+    data.severity = raised.to;
+    await appendEvents(tx, [{ incidentId, at: now, kind: "severity_changed", actor, summary: raised.summary, payload: raised.payload }]);
   }
   await tx.incident.update({ where: { id: incidentId }, data });
   return members.filter((_, i) => !added.has(fps[i]));

@@ -1,5 +1,5 @@
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
-import type { IncidentView } from "../rules/rules";
+import type { IncidentView } from "../rules/rule-types";
 import type { Tx } from "../tx";
 import { toIncidentView } from "../members/membership";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SLUG } from "@/lib/content/ids";
-import type { Severity } from "../rules/rules";
+import type { Severity } from "../rules/rule-types";
 
 // Alertmanager's webhook payload (version 4) and how an alert maps onto Faultline (docs/alertmanager.md).
 

@@ -1,6 +1,6 @@
 import { announceIncidents } from "@/lib/live/bus";
 import { getCatalog } from "@/lib/catalog/queries";
-import { mapAlert, type AlertmanagerPayload, type MappedAlert } from "./alertmanager";
+import type { MappedAlert } from "./alertmanager";
 import type { Delivery } from "./alertmanager-delivery";
 import { recordGaps, type AlertOutcome } from "./alert-gaps";
 import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "@/lib/incident-rules-config";
@@ -8,7 +8,7 @@ import { fingerprintOf } from "../rules/member-key";
 import { appendEvents, holdersOf, joinMany, resolveMembers } from "./alert-bulk";
 import { loadBatchViews, type ClusterViews } from "./alert-placement";
 import { joinIncident, openIncident, refreshSuspects, reopenIncident, type Links, type MemberInput } from "../members/membership";
-import { placeFingerprint } from "../rules/rules";
+import { placeFingerprint } from "../rules/placement";
 import { inTransaction, RaceLost, type Db, type EventInput, type Tx } from "../tx";
 
 // Alertmanager deliveries: a firing alert opens or joins an incident like a firing signal (Alertmanager has
@@ -288,23 +288,4 @@ export async function ingestDelivery(db: Db, delivery: Delivery, opts: { now?: D
     throw new DeliveryFailed(delivery.alerts.length, delivery.alerts.length, error);
   }
   return outcomes;
-}
-
-/** Records a delivery whose alerts are all valid (already parsed with AlertmanagerPayload). */
-export async function ingestAlertmanager(
-  db: Db,
-  payload: AlertmanagerPayload,
-  opts: { cluster?: string; now?: Date; config?: IncidentRulesConfig } = {},
-): Promise<AlertOutcome[]> {
-  const alerts = payload.alerts.map((alert, index) => ({ index, alert: mapAlert(alert, payload, opts.cluster), cleaned: "" }));
-  const delivery: Delivery = {
-    groupKey: payload.groupKey,
-    receiver: payload.receiver,
-    status: payload.status,
-    truncatedAlerts: payload.truncatedAlerts ?? 0,
-    alerts,
-    refused: [],
-    cleaned: { replaced: 0, clipped: 0, dropped: 0 },
-  };
-  return ingestDelivery(db, delivery, opts);
 }

@@ -2,6 +2,7 @@ import { Invalid, Unavailable } from "@/lib/errors";
 import { changed, describeReport } from "@/lib/text/outside-text";
 import { overBound, parseDelivery, RETRY_AFTER } from "./alertmanager-delivery";
 import { DeliveryFailed, ingestDelivery } from "./ingest-alerts";
+import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import type { Db } from "../tx";
 
 // One Alertmanager delivery received (docs/alertmanager.md): every valid alert committed, one outcome per
@@ -15,8 +16,11 @@ function retryLater(refusal: Unavailable): Unavailable {
   return refusal;
 }
 
-/** `body` is the parsed JSON as sent; `cluster` names the cluster of alerts without a cluster label. */
-export async function receiveDelivery(db: Db, body: unknown, cluster: string | undefined) {
+/**
+ * `body` is the parsed JSON as sent; `cluster` names the cluster of alerts without a cluster label. The route and
+ * the tests both come in here, so a test's delivery is checked and cleaned as a real one is.
+ */
+export async function receiveDelivery(db: Db, body: unknown, cluster: string | undefined, opts: { now?: Date; config?: IncidentRulesConfig } = {}) {
   const parsed = await parseDelivery(body, cluster);
   if ("tooMany" in parsed) throw retryLater(overBound({ alerts: parsed.tooMany }));
   if ("fields" in parsed) throw Invalid.fields(parsed.fields);
@@ -26,7 +30,7 @@ export async function receiveDelivery(db: Db, body: unknown, cluster: string | u
   if (delivery.refused.length > 20) console.warn(log(`refused ${delivery.refused.length} alerts in all (first 20 logged)`));
   if (changed(delivery.cleaned)) console.warn(log(`cleaned the delivery's text: ${describeReport(delivery.cleaned)}`));
   try {
-    const outcomes = await ingestDelivery(db, delivery);
+    const outcomes = await ingestDelivery(db, delivery, opts);
     const count = (result: string) => outcomes.filter((o) => o.result === result).length;
     const summary = {
       received: outcomes.length,

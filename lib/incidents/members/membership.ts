@@ -3,8 +3,11 @@ import { getCatalog, getSignalMap } from "@/lib/catalog/queries";
 import type { FailureMode } from "@/lib/catalog/schema";
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { fingerprintOf } from "../rules/member-key";
-import { isHealthy, type IncidentView, type Severity } from "../rules/rules";
-import { neededSignals, rankSuspects, suspectsChanged, type Suspect } from "../suspects/suspects";
+import { isHealthy } from "../rules/rules";
+import type { IncidentView, Severity } from "../rules/rule-types";
+import { escalation, worstOf } from "../rules/severity";
+import { suspectsChanged, type Suspect } from "@/lib/diagnosis/rank";
+import { neededSignals, rankSuspects } from "../suspects/suspects";
 import { autoTitle } from "../rules/title";
 import { enqueueNotification, isSuspectChange, releaseOpenings } from "@/lib/notifications/outbox";
 import { appendEvent, appendEventId, RaceLost, type Tx } from "../tx";
@@ -32,7 +35,6 @@ export interface Links {
   runbooks?: { id: string; by: string }[];
 }
 
-const SEVERITY_RANK: Record<string, number> = { critical: 0, warning: 1, info: 2 };
 export const RULES_ACTOR = "faultline";
 
 export function titleFor(signal: string, subject: string): string {
@@ -87,17 +89,11 @@ export async function joinIncident(tx: Tx, incidentId: number, m: MemberInput, n
     });
   }
   const incident = await tx.incident.findUniqueOrThrow({ where: { id: incidentId }, select: { severity: true } });
-  const data: { lastSeenAt: Date; updatedAt: Date; severity?: string } = { lastSeenAt: now, updatedAt: now };
-  if (SEVERITY_RANK[m.severity] < SEVERITY_RANK[incident.severity]) {
-    data.severity = m.severity;
-    await appendEvent(tx, {
-      incidentId,
-      at: now,
-      kind: "severity_changed",
-      actor,
-      summary: `severity ${incident.severity} → ${m.severity} (${m.signal} on ${m.subject})`,
-      payload: { from: incident.severity, to: m.severity },
-    });
+  const data: { lastSeenAt: Date; updatedAt: Date; severity?: Severity } = { lastSeenAt: now, updatedAt: now };
+  const raised = escalation(incident.severity, [m]);
+  if (raised) {
+    data.severity = raised.to;
+    await appendEvent(tx, { incidentId, at: now, kind: "severity_changed", actor, summary: raised.summary, payload: raised.payload });
   }
   await tx.incident.update({ where: { id: incidentId }, data });
   return incidentId;
@@ -112,7 +108,7 @@ export async function openIncident(
   const { now, actor = RULES_ACTOR } = opts;
   const primary = group[0];
   const fingerprint = fingerprintOf(primary);
-  const severity = group.reduce<Severity>((worst, m) => (SEVERITY_RANK[m.severity] < SEVERITY_RANK[worst] ? m.severity : worst), primary.severity);
+  const severity = (worstOf(group) ?? primary).severity;
   const title = opts.title ?? titleFor(primary.signal, primary.subject);
   const rows = await tx.$queryRaw<{ id: number }[]>`
     INSERT INTO "incidents" ("cluster", "fingerprint", "signal", "subject", "title", "severity", "status", "source", "opened_at", "last_seen_at", "links", "updated_at")

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Signal, SignalId, SignalStatus } from "@/lib/signals/signal-model";
 import { parseRulesConfig, type IncidentRulesConfig } from "@/lib/incident-rules-config";
-import { decideRound, type IncidentView, type RuleAction, type RuleState } from "./rules";
+import { decideRound, type RuleAction } from "./rules";
+import type { IncidentView, RuleState } from "./rule-types";
 
 // Causal grouping: where a firing fingerprint goes once the rules know its own likely causes (its top suspects)
 // and those of the incidents already open. The ranking itself is lib/incidents/suspects.ts's; here each signal's

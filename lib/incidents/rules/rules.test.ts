@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { Signal, SignalId, SignalStatus } from "@/lib/signals/signal-model";
 import { DEFAULT_RULES_CONFIG, parseRulesConfig, type IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { fingerprintOf } from "./member-key";
-import { decideRound, type IncidentView, type RuleAction, type RuleState } from "./rules";
+import { decideRound, type RuleAction } from "./rules";
+import type { IncidentView, RuleState } from "./rule-types";
 
 // The rules against an in-memory stand-in for the store: what an on-call would see round after round.
 

@@ -2,14 +2,11 @@ import type { Signal } from "@/lib/signals/signal-model";
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { fingerprintOf } from "./member-key";
 import { CLUSTER_API_SIGNAL, explainerOf, placeFingerprint } from "./placement";
+import { bySeverity, severityOfState } from "./severity";
 import type { IncidentView, MemberView, Observation, ObservedState, RuleState, Severity } from "./rule-types";
-
-export { placeFingerprint } from "./placement";
 
 // The incident rules as pure functions: given what the rules remembered, the signals of one round and the
 // cluster's incidents, decide what to open, join, reopen, record and resolve. No I/O; store code applies it.
-
-export type { IncidentStatus, IncidentView, MemberView, Observation, ObservedState, Placement, RuleState, Severity } from "./rule-types";
 
 export interface Trigger {
   fingerprint: string;
@@ -63,7 +60,6 @@ export interface RoundResult {
   actions: RuleAction[];
 }
 
-const SEVERITY_RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 export const isHealthy = (state: ObservedState | string) => state === "ok" || state === "absent" || state === "resolved";
 const seconds = (from: Date, to: Date) => (to.getTime() - from.getTime()) / 1000;
 
@@ -124,7 +120,6 @@ function onsetsAfter(prev: Observation | undefined, next: ObservedState, now: Da
   return (turnedBad ? [...kept, now] : kept).slice(-config.flapOpenAfter);
 }
 
-const severityOf = (state: ObservedState): Severity => (state === "critical" ? "critical" : "warning");
 
 export function decideRound(input: RoundInput): RoundResult {
   const { now, config } = input;
@@ -171,14 +166,14 @@ export function decideRound(input: RoundInput): RoundResult {
       subject: obs.subject,
       state: obs.state,
       detail: obs.detail,
-      severity: severityOf(obs.state),
+      severity: severityOfState(obs.state),
       reason,
     };
     triggers.push(trigger);
   }
   // The most severe first; among equals the cluster API, which explains the others and names their incident.
   const rootFirst = (t: Trigger) => (t.signal === CLUSTER_API_SIGNAL ? 0 : 1);
-  triggers.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || rootFirst(a) - rootFirst(b));
+  triggers.sort((a, b) => bySeverity(a.severity, b.severity) || rootFirst(a) - rootFirst(b));
   const explainer = explainerOf(state, fingerprintOf({ cluster: input.cluster, signal: CLUSTER_API_SIGNAL, subject: "cluster" }));
 
   const group: Trigger[] = [];

@@ -3,7 +3,7 @@ import { parseRulesConfig } from "@/lib/incident-rules-config";
 import { at, migratedDatabase, signal } from "@/test/incident-db";
 import { AlertmanagerPayload } from "../alerts/alertmanager";
 import { applyRound } from "../rounds/apply-round";
-import { ingestAlertmanager } from "../alerts/ingest-alerts";
+import { receiveDelivery } from "../alerts/webhook";
 import { autoTitle } from "./title";
 
 // What an incident is called: its top suspect, unless the cluster API is down or someone gave the title.
@@ -74,7 +74,7 @@ describe("a given title stays", () => {
         },
       ],
     });
-    await ingestAlertmanager(db.prisma, payload, { now: at(0) });
+    await receiveDelivery(db.prisma, payload, undefined, { now: at(0) });
     const config = parseRulesConfig({ openAfterObservations: 1 });
     await applyRound(db.prisma, "titled", [signal("openbao.sealed", "openbao", "critical", "sealed (HTTP 503)")], at(10), config);
     const [incident] = await db.prisma.incident.findMany({ where: { cluster: "titled" }, include: { members: true, events: true } });

@@ -1,7 +1,7 @@
 import type { Signal } from "@/lib/signals/signal-model";
 import type { Runbook, RunbookNode } from "@/lib/runbooks/schema";
 import { depths } from "@/lib/runbooks/walk";
-import type { Suspect } from "./suspects";
+import type { Suspect } from "@/lib/diagnosis/rank";
 
 // Pre-answering a runbook question from live data. Runbooks draw the answer that the firing signal gives
 // first (e.g. "Is the operator running?" -->|No| before -->|Yes|, with signal operator.unavailable): so a

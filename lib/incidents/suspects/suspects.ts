@@ -7,8 +7,6 @@ import { cleanText } from "@/lib/text/outside-text";
 // An incident's suspects: the diagnosis (lib/diagnosis) over the catalog this server serves, with its error
 // classes and runbooks. Only the entries to rank can be narrowed (tests rank a subset).
 
-export type { Suspect } from "@/lib/diagnosis/rank";
-export { suspectsChanged } from "@/lib/diagnosis/rank";
 
 export interface SuspectInput {
   active: Observed[];
