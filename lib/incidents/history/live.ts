@@ -14,8 +14,7 @@ export function describeLive(detail: IncidentDetail, signals: Signal[]) {
   for (const session of detail.sessions) {
     if (session.finishedAt) continue;
     const runbook = getRunbook(session.runbookId);
-    const path = session.path as string[];
-    const node = runbook && nodeMap(runbook).get(path[path.length - 1]);
+    const node = runbook && nodeMap(runbook).get(session.path[session.path.length - 1]);
     if (node) suggestions.push({ sessionId: session.id, node: node.id, suggestion: suggestAnswer(node, signals) ?? null });
   }
   return { signals: current, suggestions };

@@ -1,7 +1,6 @@
 import { formatConfidence } from "@/lib/diagnosis/confidence";
 import type { IncidentDetail } from "./queries";
-import type { RecordedStep } from "../sessions/runbook-sessions";
-import type { Suspect } from "../suspects/suspects";
+import type { StoredSuspect } from "../stored";
 
 // The postmortem export: summary, timeline, the path taken through runbooks with the evidence, suspects.
 // Text that came from people or alerts is escaped, so the Markdown renders as written and carries no HTML.
@@ -29,8 +28,7 @@ function compactEvidence(evidence: unknown): string {
 }
 
 export function renderMarkdown(detail: IncidentDetail, now: Date = new Date()): string {
-  const { incident, members, timeline, sessions } = detail;
-  const suspects = (incident.suspects ?? []) as unknown as Suspect[];
+  const { incident, members, timeline, sessions, suspects } = detail;
   const e = escapeMarkdown;
   const lines: string[] = [
     `# Incident ${incident.id}: ${e(incident.title)}`,
@@ -44,6 +42,7 @@ export function renderMarkdown(detail: IncidentDetail, now: Date = new Date()): 
     `- Resolved: ${incident.resolvedAt ? `${iso(incident.resolvedAt)} by ${e(incident.resolvedBy)}${incident.resolution ? `: ${e(incident.resolution)}` : ""}` : "-"}`,
     `- Duration: ${duration(incident.openedAt, incident.resolvedAt ?? now)}${incident.resolvedAt ? "" : " so far"}`,
     `- Signals: ${members.map((m) => `${e(m.signal)} on ${e(m.subject)} (${m.state})`).join("; ")}`,
+    ...detail.unreadable.map((reason) => `- Left out: ${e(reason)}`),
     "",
     "## Suspects",
     "",
@@ -55,7 +54,7 @@ export function renderMarkdown(detail: IncidentDetail, now: Date = new Date()): 
   if (sessions.length === 0) lines.push("None.", "");
   for (const session of sessions) {
     lines.push(`### ${e(session.runbookId)} (session ${session.id}), started ${iso(session.startedAt)} by ${e(session.startedBy)}`, "");
-    for (const step of session.steps as unknown as RecordedStep[]) {
+    for (const step of session.steps) {
       const suggestion = step.suggested
         ? ` Live data suggested **${e(step.suggested.answer)}** from ${e(step.suggested.signal)} (${step.suggested.state}: ${e(step.suggested.evidence.map((x) => `${x.subject}: ${x.detail}`).join("; "))})${step.followedSuggestion === false ? "; the on-call chose otherwise" : ""}.`
         : "";
@@ -67,7 +66,7 @@ export function renderMarkdown(detail: IncidentDetail, now: Date = new Date()): 
       "",
       session.finishedAt
         ? `Ended at ${e(session.outcome)} (${iso(session.finishedAt)}).`
-        : `Not finished; path so far: ${(session.path as string[]).map(e).join(" → ")}.`,
+        : `Not finished; path so far: ${session.path.map(e).join(" → ")}.`,
       "",
     );
   }
@@ -82,7 +81,7 @@ export function renderJson(detail: IncidentDetail) {
 }
 
 /** One suspect in the postmortem: how sure, and the evidence for and against it (older records have only a reason). */
-function suspectLines(s: Suspect, i: number, e: (text: string) => string, count: number): string[] {
+function suspectLines(s: StoredSuspect, i: number, e: (text: string) => string, count: number): string[] {
   const sure = typeof s.confidence === "number" ? ` (${formatConfidence(s.confidence, count)})` : "";
   const lines = [`${i + 1}. **${e(s.title)}** (\`${s.id}\`)${sure}: ${e(s.reason)}`];
   if (i >= 3) return lines;

@@ -2,6 +2,7 @@ import { Prisma } from "@/lib/db/generated/client";
 import { encodeCursor, type ListKey } from "./cursor";
 import type { SearchQuery, SearchTerm } from "./search";
 import { estimateMatches } from "./search-estimate";
+import { readOr, readPath, readSteps, readSuspects } from "../stored";
 import type { Db } from "../tx";
 
 // Reads for the API and the pages. Lists put what needs attention first: open, then acknowledged, then
@@ -130,6 +131,18 @@ export async function listIncidents(db: Db, filter: IncidentFilter = {}): Promis
 
 const TIMELINE_LIMIT = 2_000;
 
+/** A payload is a JSON object as written (tx.ts); anything else reads as empty. */
+const payloadOf = (payload: Prisma.JsonValue): Record<string, unknown> => (payload && typeof payload === "object" && !Array.isArray(payload) ? payload : {});
+
+const eventView = (e: { id: bigint; at: Date; kind: string; actor: string; summary: string; payload: Prisma.JsonValue }) => ({
+  id: Number(e.id),
+  at: e.at,
+  kind: e.kind,
+  actor: e.actor,
+  summary: e.summary,
+  payload: payloadOf(e.payload),
+});
+
 /** One incident with its fingerprints, timeline (oldest first, the latest 2,000), suspects and runbook sessions. */
 export async function getIncident(db: Db, id: number) {
   const incident = await db.incident.findUnique({
@@ -147,14 +160,25 @@ export async function getIncident(db: Db, id: number) {
     take: 5,
   });
   const { members, sessions, ...rest } = incident;
+  // A stored value that does not read is left out and named in `unreadable`: the rest of the incident still shows.
+  const unreadable: string[] = [];
+  const readable = <T>(read: { value: T; unreadable?: string }) => {
+    if (read.unreadable) unreadable.push(read.unreadable);
+    return read.value;
+  };
   return {
     incident: rest,
     members,
-    timeline: events.map((e) => ({ id: Number(e.id), at: e.at, kind: e.kind, actor: e.actor, summary: e.summary, payload: e.payload })),
+    timeline: events.map(eventView),
     timelineTruncated: total > events.length,
-    alertGaps: gaps.map((e) => ({ id: Number(e.id), at: e.at, kind: e.kind, actor: e.actor, summary: e.summary, payload: e.payload })),
-    suspects: incident.suspects,
-    sessions,
+    alertGaps: gaps.map(eventView),
+    suspects: readable(readOr(() => readSuspects(incident.suspects, id), [])),
+    sessions: sessions.map((s) => ({
+      ...s,
+      path: readable(readOr(() => readPath(s.path, s.id), [])),
+      steps: readable(readOr(() => readSteps(s.steps, s.id), [])),
+    })),
+    unreadable,
   };
 }
 export type IncidentDetail = NonNullable<Awaited<ReturnType<typeof getIncident>>>;

@@ -5,7 +5,7 @@ import { getClusterHealth, listMonitoredNames } from "@/lib/live/registry";
 import { describeLive } from "./live";
 import { getIncident } from "./queries";
 import { suggestRunbooks } from "../suspects/suggest";
-import type { Suspect } from "../suspects/suspects";
+import type { StoredSuspect } from "../stored";
 
 // What the incident page needs beyond the API's answer: the runbooks worth starting (its signals' links
 // into the catalog come from lib/catalog/signal-links, as on the health page).
@@ -19,8 +19,8 @@ export async function loadIncidentWithLive(id: number) {
 }
 
 /** Runbooks to offer for "Start runbook", best first (the one the API starts without a runbookId comes first). */
-export function runbookChoices(suspects: unknown, signals: string[], limit = 6) {
-  return suggestRunbooks(listRunbooks(), (suspects ?? []) as Suspect[], signals)
+export function runbookChoices(suspects: Pick<StoredSuspect, "id">[], signals: string[], limit = 6) {
+  return suggestRunbooks(listRunbooks(), suspects, signals)
     .slice(0, limit)
     .map((r) => ({ id: r.id, title: r.title }));
 }

@@ -6,10 +6,11 @@ import { fingerprintOf } from "../rules/member-key";
 import { isHealthy } from "../rules/rules";
 import type { IncidentView, Severity } from "../rules/rule-types";
 import { escalation, worstOf } from "../rules/severity";
-import { suspectsChanged, type Suspect } from "@/lib/diagnosis/rank";
+import { suspectsChanged } from "@/lib/diagnosis/rank";
 import { neededSignals, rankSuspects } from "../suspects/suspects";
 import { autoTitle } from "../rules/title";
 import { enqueueNotification, isSuspectChange, releaseOpenings } from "@/lib/notifications/outbox";
+import { readOr, readSuspects, suspectsJson, type StoredSuspect } from "../stored";
 import { appendEvent, appendEventId, RaceLost, type Tx } from "../tx";
 
 // The writes every path shares (rules, alerts, people): open, join, reopen and resolve an incident, and
@@ -222,7 +223,7 @@ async function context(tx: Tx, incident: { id: number; cluster: string }, now: D
 }
 
 /** A short form of a ranking: what the page shows, so a change of confidence or evidence is stored, not only of order. */
-const shown = (suspects: Suspect[]) =>
+const shown = (suspects: StoredSuspect[]) =>
   JSON.stringify(
     suspects.slice(0, 3).map((s) => [s.id, Math.round((s.confidence ?? 0) * 20), s.undecided?.with, s.supports?.slice(0, 3), s.contradicts?.slice(0, 2)]),
   );
@@ -251,9 +252,10 @@ export async function refreshSuspects(
     flaps: flaps.get(`${m.signal}\u0000${m.subject}`) ?? 0,
   }));
   const after = rankSuspects({ active, healthy, linked: links.catalog ?? [], entries: getCatalog().entries });
-  const before = (incident.suspects ?? []) as unknown as Suspect[];
+  // A stored ranking that does not read is replaced by this one, as any changed ranking is.
+  const before = readOr(() => readSuspects(incident.suspects, incidentId), []).value;
   if (suspectsChanged(before, after) || shown(before) !== shown(after)) {
-    await tx.incident.update({ where: { id: incidentId }, data: { suspects: after as unknown as object[], updatedAt: now } });
+    await tx.incident.update({ where: { id: incidentId }, data: { suspects: suspectsJson(after), updatedAt: now } });
   }
   if (suspectsChanged(before, after)) {
     const eventId = await appendEventId(tx, {

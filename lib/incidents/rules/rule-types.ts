@@ -25,7 +25,7 @@ export interface Observation {
 /** Keyed by fingerprint; holds only states that were not ok at some point (no entry reads as ok). */
 export type RuleState = Map<string, Observation>;
 
-export interface MemberView {
+export interface RuleMember {
   fingerprint: string;
   signal: string;
   subject: string;
@@ -38,7 +38,7 @@ export interface IncidentView {
   openedAt: Date;
   reopenedAt: Date | null;
   resolvedAt: Date | null;
-  members: MemberView[];
+  members: RuleMember[];
   /** Its stored suspects' ids, best first (up to 10): what the rules group and reopen by. */
   suspects?: string[];
 }

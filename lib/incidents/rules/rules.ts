@@ -3,7 +3,7 @@ import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { fingerprintOf } from "./member-key";
 import { CLUSTER_API_SIGNAL, explainerOf, placeFingerprint } from "./placement";
 import { bySeverity, severityOfState } from "./severity";
-import type { IncidentView, MemberView, Observation, ObservedState, RuleState, Severity } from "./rule-types";
+import type { IncidentView, RuleMember, Observation, ObservedState, RuleState, Severity } from "./rule-types";
 
 // The incident rules as pure functions: given what the rules remembered, the signals of one round and the
 // cluster's incidents, decide what to open, join, reopen, record and resolve. No I/O; store code applies it.
@@ -190,7 +190,7 @@ export function decideRound(input: RoundInput): RoundResult {
     }
     state.set(trigger.fingerprint, { ...state.get(trigger.fingerprint)!, handled: true });
     changed.add(trigger.fingerprint);
-    const member: MemberView = { fingerprint: trigger.fingerprint, signal: trigger.signal, subject: trigger.subject, source: "signal", healthySince: null };
+    const member: RuleMember = { fingerprint: trigger.fingerprint, signal: trigger.signal, subject: trigger.subject, source: "signal", healthySince: null };
     if (placement.kind === "member") {
       // Already in its unresolved incident; transitions record the change. A member last recorded healthy whose
       // incident another fingerprint reopened this round gets its transition here (the loop above skipped it).

@@ -3,27 +3,12 @@ import type { Signal } from "@/lib/signals/signal-model";
 import { getRunbook, listRunbooks } from "@/lib/catalog/runbooks";
 import { nodeMap } from "@/lib/runbooks/walk";
 import { announced } from "../members/announce";
-import type { Suspect } from "../suspects/suspects";
-import { suggestAnswer, suggestRunbooks, type Suggestion } from "../suspects/suggest";
+import { readOr, readPath, readSteps, readSuspects, stepsJson, type RecordedStep } from "../stored";
+import { suggestAnswer, suggestRunbooks } from "../suspects/suggest";
 import { appendEvent, inTransaction, type Db } from "../tx";
 
 // A runbook walked for an incident. Each answer is recorded with what live data suggested at that moment,
 // so the postmortem shows the path, the evidence, and where the on-call overrode the suggestion.
-
-export interface RecordedStep {
-  index: number;
-  node: string;
-  question: string;
-  answer: string | null;
-  to: string | null;
-  suggested: Suggestion | null;
-  /** null when there was no suggestion. */
-  followedSuggestion: boolean | null;
-  evidence: unknown;
-  note: string | null;
-  actor: string;
-  at: string;
-}
 
 export async function startRunbookSession(db: Db, incidentId: number, input: { actor: string; runbookId?: string }, now: Date = new Date()) {
   return announced(
@@ -37,7 +22,7 @@ export async function startRunbookSession(db: Db, incidentId: number, input: { a
       } else {
         const best = suggestRunbooks(
           listRunbooks(),
-          (incident.suspects ?? []) as unknown as Suspect[],
+          readOr(() => readSuspects(incident.suspects, incidentId), []).value,
           incident.members.map((m) => m.signal),
         )[0];
         if (!best) throw new Conflict(`no runbook matches incident ${incidentId}; name one with runbookId`);
@@ -93,7 +78,7 @@ export async function recordRunbookStep(
       const runbook = getRunbook(session.runbookId);
       if (!runbook) throw new Conflict(`runbook ${session.runbookId} no longer exists`);
       const nodes = nodeMap(runbook);
-      const path = session.path as string[];
+      const path = readPath(session.path, sessionId);
       const here = nodes.get(path[path.length - 1])!;
       if (input.node !== here.id)
         throw new Conflict(`the session stands at ${here.id}, not ${input.node}; reload and answer ${here.id}`, { fields: { node: [`must be ${here.id}`] } });
@@ -104,7 +89,7 @@ export async function recordRunbookStep(
       } else next = here.next[0];
       const suggested = suggestAnswer(here, signals) ?? null;
       const answer = next?.label ?? null;
-      const steps = session.steps as unknown as RecordedStep[];
+      const steps = readSteps(session.steps, sessionId);
       const step: RecordedStep = {
         index: steps.length,
         node: here.id,
@@ -133,7 +118,7 @@ export async function recordRunbookStep(
       if (!recorded) throw new Conflict(`step ${steps.length} of session ${sessionId} was recorded by someone else just now; reload`);
       const updated = await tx.runbookSession.update({
         where: { id: sessionId },
-        data: { path: newPath, steps: [...steps, step] as unknown as object[], ...(finished ? { finishedAt: now, outcome: leaf.id } : {}) },
+        data: { path: newPath, steps: stepsJson([...steps, step]), ...(finished ? { finishedAt: now, outcome: leaf.id } : {}) },
       });
       if (finished) {
         await appendEvent(tx, {
