@@ -45,6 +45,6 @@ for (const n of sizes) {
   }
   const perFingerprint = ((median(beside) - median(timeOnly)) / n) * 1000;
   console.log(
-    `${n} firing: time-only ${median(timeOnly).toFixed(1)} ms; by cause, quiet cluster ${median(quiet).toFixed(1)} ms, beside an incident ${median(beside).toFixed(1)} ms (${perFingerprint.toFixed(0)} µs per fingerprint ranked)`,
+    `${n} firing: time-only ${median(timeOnly).toFixed(1)} ms; by cause, quiet cluster ${median(quiet).toFixed(1)} ms, beside an incident ${median(beside).toFixed(1)} ms (${perFingerprint.toFixed(0)} µs per memberKey ranked)`,
   );
 }

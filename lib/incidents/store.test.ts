@@ -170,7 +170,7 @@ describe("the timeline is append-only", () => {
     const incident = await prisma.incident.create({
       data: {
         cluster: "remote",
-        fingerprint: "remote\u001fX\u001fy",
+        memberKey: "remote\u001fX\u001fy",
         signal: "X",
         subject: "y",
         title: "X",
@@ -185,7 +185,7 @@ describe("the timeline is append-only", () => {
     await prisma.incidentMember.create({
       data: {
         incidentId: incident.id,
-        fingerprint: "remote\u001fX\u001fy",
+        memberKey: "remote\u001fX\u001fy",
         cluster: "remote",
         signal: "X",
         subject: "y",

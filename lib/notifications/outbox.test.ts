@@ -50,7 +50,7 @@ const member = (subject: string) => ({
   signal: "openbao.sealed",
   subject,
   source: "alert" as const,
-  state: "firing",
+  state: "critical" as const,
   detail: "sealed",
   severity: "critical" as const,
 });

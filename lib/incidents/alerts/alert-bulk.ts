@@ -1,4 +1,4 @@
-import { fingerprintOf } from "../rules/member-key";
+import { memberKeyOf } from "../rules/member-key";
 import type { MemberInput } from "../members/membership";
 import type { Severity } from "../rules/rule-types";
 import { escalation } from "../rules/severity";
@@ -21,21 +21,21 @@ export async function appendEvents(tx: Tx, events: EventInput[]): Promise<Set<st
 }
 
 /**
- * Adds fingerprints new to an incident as open members, with their member_joined events, a severity raise and
+ * Adds member keys new to an incident as open members, with their member_joined events, a severity raise and
  * lastSeenAt. Returns the members it could not add (another incident holds them open): the caller joins those one by one.
  */
 export async function joinMany(tx: Tx, incidentId: number, members: MemberInput[], now: Date, actor: string): Promise<MemberInput[]> {
   if (members.length === 0) return [];
-  const fps = members.map(fingerprintOf);
+  const memberKeys = members.map(memberKeyOf);
   const at = now.toISOString();
-  const rows = await tx.$queryRaw<{ fingerprint: string }[]>`
+  const rows = await tx.$queryRaw<{ memberKey: string }[]>`
     INSERT INTO "incident_members" ("incident_id", "fingerprint", "cluster", "signal", "subject", "source", "state", "detail", "open", "joined_at", "changed_at")
     SELECT ${incidentId}, f, c, s, u, 'alert', st, d, true, ${at}::timestamptz, ${at}::timestamptz
-    FROM unnest(${fps}::text[], ${members.map((m) => m.cluster)}::text[], ${members.map((m) => m.signal)}::text[], ${members.map((m) => m.subject)}::text[],
+    FROM unnest(${memberKeys}::text[], ${members.map((m) => m.cluster)}::text[], ${members.map((m) => m.signal)}::text[], ${members.map((m) => m.subject)}::text[],
                 ${members.map((m) => m.state)}::text[], ${members.map((m) => m.detail.slice(0, 2000))}::text[]) AS v(f, c, s, u, st, d)
-    ON CONFLICT ("fingerprint") WHERE "open" DO NOTHING RETURNING "fingerprint"`;
-  const added = new Set(rows.map((r) => r.fingerprint));
-  const joined = members.filter((_, i) => added.has(fps[i]));
+    ON CONFLICT ("fingerprint") WHERE "open" DO NOTHING RETURNING "fingerprint" AS "memberKey"`;
+  const added = new Set(rows.map((r) => r.memberKey));
+  const joined = members.filter((_, i) => added.has(memberKeys[i]));
   await appendEvents(
     tx,
     joined.map((m) => ({
@@ -55,7 +55,7 @@ export async function joinMany(tx: Tx, incidentId: number, members: MemberInput[
     await appendEvents(tx, [{ incidentId, at: now, kind: "severity_changed", actor, summary: raised.summary, payload: raised.payload }]);
   }
   await tx.incident.update({ where: { id: incidentId }, data });
-  return members.filter((_, i) => !added.has(fps[i]));
+  return members.filter((_, i) => !added.has(memberKeys[i]));
 }
 
 export interface Holder {
@@ -65,23 +65,23 @@ export interface Holder {
   source: string;
 }
 
-/** For each fingerprint the member that holds it: the open one, else the latest (as the one-alert path chooses). */
-export async function holdersOf(tx: Tx, members: { cluster: string; fingerprint: string }[]): Promise<Map<string, Holder>> {
+/** For each member key the member that holds it: the open one, else the latest (as the one-alert path chooses). */
+export async function holdersOf(tx: Tx, members: { cluster: string; memberKey: string }[]): Promise<Map<string, Holder>> {
   if (members.length === 0) return new Map();
-  // By (cluster, fingerprint), the index's order: by fingerprint alone PostgreSQL reads every member.
-  const rows = await tx.$queryRaw<(Holder & { fingerprint: string })[]>`
-    SELECT DISTINCT ON (m."fingerprint") m."fingerprint", m."id", m."incident_id" AS "incidentId", m."open", m."source"
-    FROM "incident_members" m JOIN unnest(${members.map((m) => m.cluster)}::text[], ${members.map((m) => m.fingerprint)}::text[]) AS v(c, f)
+  // By (cluster, member key), the index's order: by member key alone PostgreSQL reads every member.
+  const rows = await tx.$queryRaw<(Holder & { memberKey: string })[]>`
+    SELECT DISTINCT ON (m."fingerprint") m."fingerprint" AS "memberKey", m."id", m."incident_id" AS "incidentId", m."open", m."source"
+    FROM "incident_members" m JOIN unnest(${members.map((m) => m.cluster)}::text[], ${members.map((m) => m.memberKey)}::text[]) AS v(c, f)
       ON m."cluster" = v.c AND m."fingerprint" = v.f
     ORDER BY m."fingerprint", m."open" DESC, m."id" DESC`;
-  return new Map(rows.map(({ fingerprint, ...h }) => [fingerprint, h]));
+  return new Map(rows.map(({ memberKey, ...h }) => [memberKey, h]));
 }
 
-/** Marks open alert members resolved, each healthy since its alert's endsAt. */
+/** Marks open alert members ok (their alert resolved), each healthy since its alert's endsAt. */
 export async function resolveMembers(tx: Tx, members: { id: number; healthySince: Date }[], now: Date): Promise<void> {
   if (members.length === 0) return;
   await tx.$executeRaw`
-    UPDATE "incident_members" AS m SET "state" = 'resolved', "changed_at" = ${now.toISOString()}::timestamptz, "healthy_since" = v.h
+    UPDATE "incident_members" AS m SET "state" = 'ok', "changed_at" = ${now.toISOString()}::timestamptz, "healthy_since" = v.h
     FROM unnest(${members.map((m) => m.id)}::int[], ${members.map((m) => m.healthySince.toISOString())}::timestamptz[]) AS v(id, h)
     WHERE m."id" = v.id`;
 }

@@ -29,8 +29,8 @@ export const refusedSummary = (n: number) => `Faultline refused ${plural(n, "ale
 /** The same delivery retried makes the same key: the delivery's identity is its group and its alerts. */
 function deliveryKey(delivery: Delivery, outcomes: AlertOutcome[]): string {
   const hash = createHash("sha256").update(delivery.groupKey).update(`\n${delivery.truncatedAlerts}\n`);
-  for (const a of delivery.alerts) hash.update(`${a.alert.fingerprint}:${a.alert.startsAt.toISOString()}:${a.alert.status}\n`);
-  for (const r of delivery.refused) hash.update(`refused:${r.index}:${r.fingerprint}\n`);
+  for (const a of delivery.alerts) hash.update(`${a.alert.alertFingerprint}:${a.alert.startsAt.toISOString()}:${a.alert.status}\n`);
+  for (const r of delivery.refused) hash.update(`refused:${r.index}:${r.alertFingerprint}\n`);
   hash.update(String(outcomes.length));
   return hash.digest("hex").slice(0, 32);
 }
@@ -43,7 +43,7 @@ export async function recordGaps(tx: Tx, delivery: Delivery, outcomes: AlertOutc
   for (const o of outcomes) if (o.incidentId !== null) here.set(o.incidentId, (here.get(o.incidentId) ?? 0) + 1);
   const key = deliveryKey(delivery, outcomes);
   const common = { groupKey: delivery.groupKey, receiver: delivery.receiver, delivered: outcomes.length };
-  const shown = refused.slice(0, SHOWN_REFUSALS).map((r) => ({ index: r.index, alert: r.alert, fingerprint: r.fingerprint, fields: r.fields }));
+  const shown = refused.slice(0, SHOWN_REFUSALS).map((r) => ({ index: r.index, alert: r.alert, fingerprint: r.alertFingerprint, fields: r.fields }));
   const why = refused.length
     ? Object.entries(refused[0].fields)
         .map(([field, messages]) => `${field} ${messages.join(", ")}`)

@@ -18,7 +18,7 @@ export interface RefusedAlert {
   /** Position in the delivery's `alerts`. */
   index: number;
   alert: string;
-  fingerprint: string | null;
+  alertFingerprint: string | null;
   fields: Record<string, string[]>;
 }
 
@@ -52,10 +52,10 @@ const prefixed = (fields: Record<string, string[]>, prefix: string) =>
   Object.fromEntries(Object.entries(fields).map(([k, v]) => [k === "body" ? prefix : `${prefix}.${k}`, v]));
 const text = (v: unknown) => (typeof v === "string" ? v : null);
 
-function describeRaw(raw: unknown): { alert: string; fingerprint: string | null } {
+function describeRaw(raw: unknown): { alert: string; alertFingerprint: string | null } {
   const r = (raw && typeof raw === "object" ? raw : {}) as { labels?: Record<string, unknown>; fingerprint?: unknown };
   const name = text(r.labels?.alertname)?.slice(0, 200) ?? "unnamed-alert";
-  return { alert: name, fingerprint: text(r.fingerprint)?.slice(0, 200) ?? null };
+  return { alert: name, alertFingerprint: text(r.fingerprint)?.slice(0, 200) ?? null };
 }
 
 /**

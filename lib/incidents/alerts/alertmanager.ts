@@ -51,8 +51,8 @@ export interface MappedAlert {
   status: "firing" | "resolved";
   startsAt: Date;
   endsAt: Date | null;
-  /** Alertmanager's fingerprint: with startsAt and status, what makes a delivery the same alert. */
-  fingerprint: string;
+  /** Alertmanager's own alert fingerprint (not Faultline's member key): with startsAt and status, what makes a delivery the same alert. */
+  alertFingerprint: string;
   /** Catalog and runbook ids the alert named (checked against the catalog by the caller). */
   catalogIds: string[];
   runbookIds: string[];
@@ -127,7 +127,7 @@ export function mapAlert(alert: AlertmanagerAlert, payload: Pick<AlertmanagerPay
     status: alert.status,
     startsAt: new Date(alert.startsAt),
     endsAt,
-    fingerprint: alert.fingerprint,
+    alertFingerprint: alert.fingerprint,
     catalogIds: [...catalogIds],
     runbookIds: [...runbookIds],
     labels,

@@ -4,19 +4,21 @@ import type { MappedAlert } from "./alertmanager";
 import type { Delivery } from "./alertmanager-delivery";
 import { recordGaps, type AlertOutcome } from "./alert-gaps";
 import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "@/lib/incident-rules-config";
-import { fingerprintOf } from "../rules/member-key";
+import { memberKeyOf } from "../rules/member-key";
 import { appendEvents, holdersOf, joinMany, resolveMembers } from "./alert-bulk";
 import { loadBatchViews, type ClusterViews } from "./alert-placement";
 import { joinIncident, openIncident, refreshSuspects, reopenIncident, type Links, type MemberInput } from "../members/membership";
-import { placeFingerprint } from "../rules/placement";
+import { placeMemberKey } from "../rules/placement";
 import { inTransaction, RaceLost, type Db, type EventInput, type Tx } from "../tx";
 
 // Alertmanager deliveries: a firing alert opens or joins an incident like a firing signal (Alertmanager has
-// debounced it already with `for:`); a resolved one marks its fingerprint healthy. A delivery is written in
+// debounced it already with `for:`); a resolved one marks its member key healthy. A delivery is written in
 // batches, one transaction each, so a group of thousands never holds one long transaction; every alert has
 // an idempotency key, so Alertmanager's retry after a failure part-way adds nothing twice.
 
 export const ALERT_ACTOR = "alertmanager";
+/** A firing alert's member state, in the signals' words: Alertmanager judged it worth firing (its severity sets the incident's). */
+const ALERT_FIRING = "critical";
 /** Alerts per transaction: small enough to stay far inside the transaction timeout, large enough to be quick. */
 export const ALERT_BATCH = 250;
 const SUSPECT_BATCH = 50;
@@ -33,7 +35,7 @@ export class DeliveryFailed extends Error {
 }
 
 type Item = Delivery["alerts"][number];
-const keyOf = (a: MappedAlert) => `alertmanager:${a.fingerprint}:${a.startsAt.toISOString()}:${a.status}`;
+const keyOf = (a: MappedAlert) => `alertmanager:${a.alertFingerprint}:${a.startsAt.toISOString()}:${a.status}`;
 
 const known = new WeakMap<object, { entryIds: Set<string>; runbookIds: Set<string> }>();
 
@@ -68,7 +70,7 @@ async function addLinks(tx: Tx, incidentId: number, add: Links): Promise<void> {
 
 const eventPayload = (a: MappedAlert, unknown: string[], cleaned: string) => ({
   alertname: a.alertname,
-  fingerprint: a.fingerprint,
+  fingerprint: a.alertFingerprint,
   startsAt: a.startsAt.toISOString(),
   endsAt: a.endsAt?.toISOString() ?? null,
   labels: a.labels,
@@ -110,13 +112,13 @@ const received = (f: Fresh, incidentId: number, at: Date): EventInput => {
 async function resolveBatch(tx: Tx, fresh: Fresh[], now: Date, outcomes: AlertOutcome[]): Promise<void> {
   const holders = await holdersOf(
     tx,
-    fresh.map((f) => ({ cluster: f.item.alert.cluster, fingerprint: fingerprintOf(f.item.alert) })),
+    fresh.map((f) => ({ cluster: f.item.alert.cluster, memberKey: memberKeyOf(f.item.alert) })),
   );
   const members: { id: number; healthySince: Date }[] = [];
   const events: EventInput[] = [];
   for (const f of fresh) {
     const a = f.item.alert;
-    const holder = holders.get(fingerprintOf(a));
+    const holder = holders.get(memberKeyOf(a));
     if (!holder) {
       outcomes[f.index] = { ...outcomeBase(f.item, f.unknown), incidentId: null, result: "unmatched" };
       continue;
@@ -137,7 +139,7 @@ async function resolveBatch(tx: Tx, fresh: Fresh[], now: Date, outcomes: AlertOu
   for (const f of fresh)
     outcomes[f.index] ??= {
       ...outcomeBase(f.item, f.unknown),
-      incidentId: holders.get(fingerprintOf(f.item.alert))!.incidentId,
+      incidentId: holders.get(memberKeyOf(f.item.alert))!.incidentId,
       result: added.has(f.key) ? "recorded" : "duplicate",
     };
 }
@@ -162,13 +164,13 @@ async function fireBatch(tx: Tx, fresh: Fresh[], now: Date, config: IncidentRule
   };
   for (const f of fresh) {
     const a = f.item.alert;
-    const fp = fingerprintOf(a);
+    const memberKey = memberKeyOf(a);
     let cluster = views.get(a.cluster);
     if (!cluster) {
-      const fps = fresh.filter((g) => g.item.alert.cluster === a.cluster).map((g) => fingerprintOf(g.item.alert));
-      views.set(a.cluster, (cluster = await loadBatchViews(tx, a.cluster, fps, now, config)));
+      const memberKeys = fresh.filter((g) => g.item.alert.cluster === a.cluster).map((g) => memberKeyOf(g.item.alert));
+      views.set(a.cluster, (cluster = await loadBatchViews(tx, a.cluster, memberKeys, now, config)));
     }
-    const placement = placeFingerprint(fp, cluster.candidates(fp), now, config);
+    const placement = placeMemberKey(memberKey, cluster.candidates(memberKey), now, config);
     let incidentId: number;
     if (placement.kind === "open") {
       incidentId = (
@@ -182,14 +184,14 @@ async function fireBatch(tx: Tx, fresh: Fresh[], now: Date, config: IncidentRule
       ).incidentId;
     } else if (placement.kind === "reopen") {
       incidentId = await reopenIncident(tx, placement.incidentId, f.member, now, `(alert ${a.alertname} firing again)`, ALERT_ACTOR);
-    } else if (!cluster.holds(placement.incidentId, fp)) {
+    } else if (!cluster.holds(placement.incidentId, memberKey)) {
       joining.set(placement.incidentId, [...(joining.get(placement.incidentId) ?? []), f]); // new to the incident: written set-based below
-      cluster.placed(placement.incidentId, fp, now, false);
+      cluster.placed(placement.incidentId, memberKey, now, false);
       continue;
     } else {
       incidentId = await joinIncident(tx, placement.incidentId, f.member, now, ALERT_ACTOR);
     }
-    cluster.placed(incidentId, fp, now, placement.kind === "reopen");
+    cluster.placed(incidentId, memberKey, now, placement.kind === "reopen");
     place(f, incidentId);
   }
   for (const [incidentId, list] of joining) {
@@ -232,7 +234,7 @@ async function ingestBatch(tx: Tx, batch: Item[], now: Date, config: IncidentRul
       signal: a.signal,
       subject: a.subject,
       source: "alert",
-      state: a.status,
+      state: ALERT_FIRING,
       detail: a.title,
       severity: a.severity,
     };

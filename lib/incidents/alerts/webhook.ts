@@ -26,7 +26,7 @@ export async function receiveDelivery(db: Db, body: unknown, cluster: string | u
   if ("fields" in parsed) throw Invalid.fields(parsed.fields);
   const { delivery } = parsed;
   for (const r of delivery.refused.slice(0, 20))
-    console.warn(log(`refused alert ${r.index} (${r.alert}, fingerprint ${r.fingerprint ?? "none"}): ${JSON.stringify(r.fields)}`));
+    console.warn(log(`refused alert ${r.index} (${r.alert}, fingerprint ${r.alertFingerprint ?? "none"}): ${JSON.stringify(r.fields)}`));
   if (delivery.refused.length > 20) console.warn(log(`refused ${delivery.refused.length} alerts in all (first 20 logged)`));
   if (changed(delivery.cleaned)) console.warn(log(`cleaned the delivery's text: ${describeReport(delivery.cleaned)}`));
   try {

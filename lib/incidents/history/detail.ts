@@ -13,7 +13,7 @@ export function liveSignalsOf(cluster: string): Signal[] {
   return getClusterHealth(cluster)?.signals ?? [];
 }
 
-/** The incident with its fingerprints, timeline, suspects, runbook sessions, and `live`. */
+/** The incident with its member keys, timeline, suspects, runbook sessions, and `live`. */
 export async function getIncidentDetail(db: Db, id: number) {
   const detail = await getIncident(db, id);
   if (!detail) throw new NotFound(`no incident ${id}`);

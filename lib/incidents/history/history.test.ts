@@ -57,7 +57,7 @@ async function incident(
   const row = await prisma.incident.create({
     data: {
       cluster,
-      fingerprint: `${cluster}\u001fkms.plugin.unhealthy\u001f${subject}\u001f${seq}`,
+      memberKey: `${cluster}\u001fkms.plugin.unhealthy\u001f${subject}\u001f${seq}`,
       signal: "kms.plugin.unhealthy",
       subject,
       title: extra.title ?? `KMS plugin unhealthy (${subject})`,

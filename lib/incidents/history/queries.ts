@@ -143,7 +143,7 @@ const eventView = (e: { id: bigint; at: Date; kind: string; actor: string; summa
   payload: payloadOf(e.payload),
 });
 
-/** One incident with its fingerprints, timeline (oldest first, the latest 2,000), suspects and runbook sessions. */
+/** One incident with its member keys, timeline (oldest first, the latest 2,000), suspects and runbook sessions. */
 export async function getIncident(db: Db, id: number) {
   const incident = await db.incident.findUnique({
     where: { id },

@@ -2,9 +2,9 @@ import { formatConfidence } from "@/lib/diagnosis/confidence";
 import { getCatalog, getSignalMap } from "@/lib/catalog/queries";
 import type { FailureMode } from "@/lib/catalog/schema";
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
-import { fingerprintOf } from "../rules/member-key";
+import { memberKeyOf } from "../rules/member-key";
 import { isHealthy } from "../rules/rules";
-import type { IncidentView, Severity } from "../rules/rule-types";
+import type { IncidentView, ObservedState, Severity } from "../rules/rule-types";
 import { escalation, worstOf } from "../rules/severity";
 import { suspectsChanged } from "@/lib/diagnosis/rank";
 import { neededSignals, rankSuspects } from "../suspects/suspects";
@@ -21,7 +21,8 @@ export interface MemberInput {
   signal: string;
   subject: string;
   source: "signal" | "alert";
-  state: string;
+  /** In the signals' words for both sources: a firing alert is critical, a resolved one ok. */
+  state: ObservedState;
   detail: string;
   /** The signal's problem texts (evidenceTexts): ranked with the detail. */
   texts?: string[];
@@ -43,7 +44,7 @@ export function titleFor(signal: string, subject: string): string {
   return `${known?.title ?? signal} (${subject})`;
 }
 
-/** The cluster's unresolved incidents and those resolved within the reopen window, with their fingerprints. */
+/** The cluster's unresolved incidents and those resolved within the reopen window, with their member keys. */
 export async function loadViews(tx: Tx, cluster: string, now: Date, config: IncidentRulesConfig): Promise<IncidentView[]> {
   const since = new Date(now.getTime() - config.reopenWindowSeconds * 1000);
   const rows = await tx.incident.findMany({
@@ -54,10 +55,10 @@ export async function loadViews(tx: Tx, cluster: string, now: Date, config: Inci
   return rows.map(toIncidentView);
 }
 
-/** Adds a fingerprint to an incident; returns the incident that holds it (another one if a racing writer got there first). */
+/** Adds a member key to an incident; returns the incident that holds it (another one if a racing writer got there first). */
 export async function joinIncident(tx: Tx, incidentId: number, m: MemberInput, now: Date, actor = RULES_ACTOR): Promise<number> {
-  const fingerprint = fingerprintOf(m);
-  const own = await tx.incidentMember.findUnique({ where: { incidentId_fingerprint: { incidentId, fingerprint } } });
+  const memberKey = memberKeyOf(m);
+  const own = await tx.incidentMember.findUnique({ where: { incidentId_memberKey: { incidentId, memberKey } } });
   if (own?.open) {
     await tx.incidentMember.update({
       where: { id: own.id },
@@ -73,12 +74,12 @@ export async function joinIncident(tx: Tx, incidentId: number, m: MemberInput, n
   } else {
     const rows = await tx.$queryRaw<{ id: number }[]>`
       INSERT INTO "incident_members" ("incident_id", "fingerprint", "cluster", "signal", "subject", "source", "state", "detail", "texts", "open", "joined_at", "changed_at")
-      VALUES (${incidentId}, ${fingerprint}, ${m.cluster}, ${m.signal}, ${m.subject}, ${m.source}, ${m.state}, ${m.detail.slice(0, 2000)}, ${m.texts ?? []}::text[], true, ${now}, ${now})
+      VALUES (${incidentId}, ${memberKey}, ${m.cluster}, ${m.signal}, ${m.subject}, ${m.source}, ${m.state}, ${m.detail.slice(0, 2000)}, ${m.texts ?? []}::text[], true, ${now}, ${now})
       ON CONFLICT ("fingerprint") WHERE "open" DO NOTHING RETURNING "id"`;
     if (rows.length === 0) {
-      const holder = await tx.incidentMember.findFirst({ where: { fingerprint, open: true }, select: { incidentId: true } });
+      const holder = await tx.incidentMember.findFirst({ where: { memberKey, open: true }, select: { incidentId: true } });
       if (holder) return holder.incidentId;
-      throw new RaceLost(`could not add ${fingerprint} to incident ${incidentId}`); // gone again: the retry sorts it out
+      throw new RaceLost(`could not add ${memberKey} to incident ${incidentId}`); // gone again: the retry sorts it out
     }
     await appendEvent(tx, {
       incidentId,
@@ -100,7 +101,7 @@ export async function joinIncident(tx: Tx, incidentId: number, m: MemberInput, n
   return incidentId;
 }
 
-/** Opens an incident for a group of fingerprints (the first is the one it is named after); joins the existing one on a conflict. */
+/** Opens an incident for a group of member keys (the first is the one it is named after); joins the existing one on a conflict. */
 export async function openIncident(
   tx: Tx,
   group: MemberInput[],
@@ -108,28 +109,28 @@ export async function openIncident(
 ): Promise<{ incidentId: number; created: boolean }> {
   const { now, actor = RULES_ACTOR } = opts;
   const primary = group[0];
-  const fingerprint = fingerprintOf(primary);
+  const memberKey = memberKeyOf(primary);
   const severity = (worstOf(group) ?? primary).severity;
   const title = opts.title ?? titleFor(primary.signal, primary.subject);
   const rows = await tx.$queryRaw<{ id: number }[]>`
     INSERT INTO "incidents" ("cluster", "fingerprint", "signal", "subject", "title", "severity", "status", "source", "opened_at", "last_seen_at", "links", "updated_at")
-    VALUES (${primary.cluster}, ${fingerprint}, ${primary.signal}, ${primary.subject}, ${title.slice(0, 300)}, ${severity}, 'open', ${primary.source}, ${now}, ${now}, ${JSON.stringify(opts.links ?? {})}::jsonb, ${now})
+    VALUES (${primary.cluster}, ${memberKey}, ${primary.signal}, ${primary.subject}, ${title.slice(0, 300)}, ${severity}, 'open', ${primary.source}, ${now}, ${now}, ${JSON.stringify(opts.links ?? {})}::jsonb, ${now})
     ON CONFLICT ("fingerprint") WHERE "status" <> 'resolved' DO NOTHING RETURNING "id"`;
   let holder: number | undefined;
   if (rows.length === 0) {
-    holder = (await tx.incident.findFirst({ where: { fingerprint, status: { not: "resolved" } }, select: { id: true } }))?.id;
-    if (holder === undefined) throw new RaceLost(`incident for ${fingerprint} vanished`); // resolved meanwhile: retry
+    holder = (await tx.incident.findFirst({ where: { memberKey, status: { not: "resolved" } }, select: { id: true } }))?.id;
+    if (holder === undefined) throw new RaceLost(`incident for ${memberKey} vanished`); // resolved meanwhile: retry
   } else {
     const id = rows[0].id;
     const members = await tx.$queryRaw<{ id: number }[]>`
       INSERT INTO "incident_members" ("incident_id", "fingerprint", "cluster", "signal", "subject", "source", "state", "detail", "texts", "open", "joined_at", "changed_at")
-      VALUES (${id}, ${fingerprint}, ${primary.cluster}, ${primary.signal}, ${primary.subject}, ${primary.source}, ${primary.state}, ${primary.detail.slice(0, 2000)}, ${primary.texts ?? []}::text[], true, ${now}, ${now})
+      VALUES (${id}, ${memberKey}, ${primary.cluster}, ${primary.signal}, ${primary.subject}, ${primary.source}, ${primary.state}, ${primary.detail.slice(0, 2000)}, ${primary.texts ?? []}::text[], true, ${now}, ${now})
       ON CONFLICT ("fingerprint") WHERE "open" DO NOTHING RETURNING "id"`;
     if (members.length === 0) {
-      // Another writer put this fingerprint in a grouped incident first: drop ours (no events yet) and join that one.
+      // Another writer put this member key in a grouped incident first: drop ours (no events yet) and join that one.
       await tx.incident.delete({ where: { id } });
-      holder = (await tx.incidentMember.findFirst({ where: { fingerprint, open: true }, select: { incidentId: true } }))?.incidentId;
-      if (holder === undefined) throw new RaceLost(`incident for ${fingerprint} vanished`);
+      holder = (await tx.incidentMember.findFirst({ where: { memberKey, open: true }, select: { incidentId: true } }))?.incidentId;
+      if (holder === undefined) throw new RaceLost(`incident for ${memberKey} vanished`);
     } else {
       const eventId = await appendEventId(tx, {
         incidentId: id,
@@ -152,7 +153,7 @@ export async function openIncident(
 export async function reopenIncident(tx: Tx, incidentId: number, m: MemberInput, now: Date, reason: string, actor = RULES_ACTOR): Promise<number> {
   const incident = await tx.incident.findUniqueOrThrow({ where: { id: incidentId } });
   if (incident.status !== "resolved") return joinIncident(tx, incidentId, m, now, actor);
-  // Fingerprints that another incident holds now stay there; the unique index would refuse them anyway.
+  // Member keys that another incident holds now stay there; the unique index would refuse them anyway.
   await tx.$executeRaw`
     UPDATE "incident_members" AS m SET "open" = true
     WHERE m."incident_id" = ${incidentId} AND NOT EXISTS (SELECT 1 FROM "incident_members" o WHERE o."fingerprint" = m."fingerprint" AND o."open")`;
@@ -172,7 +173,7 @@ export async function reopenIncident(tx: Tx, incidentId: number, m: MemberInput,
   return joinIncident(tx, incidentId, m, now, actor);
 }
 
-/** Marks an incident resolved and frees its fingerprints for new incidents. */
+/** Marks an incident resolved and frees its member keys for new incidents. */
 export async function closeIncident(tx: Tx, incidentId: number, now: Date, actor: string, resolution: string | undefined, from: string): Promise<void> {
   await tx.incident.update({
     where: { id: incidentId },
@@ -191,7 +192,7 @@ export async function closeIncident(tx: Tx, incidentId: number, now: Date, actor
 }
 
 /**
- * Ranks the suspects from the incident's active fingerprints and alert links; records a change on the timeline.
+ * Ranks the suspects from the incident's active member keys and alert links; records a change on the timeline.
  * With `retitle` (a member fired this round) the title follows the top suspect (title.ts), unless someone gave it:
  * only a title the rules made (the signal's at opening, or the last one they set) is replaced. Members recovering
  * do not rename it: a resolving incident keeps the name of what happened.
@@ -228,7 +229,7 @@ const shown = (suspects: StoredSuspect[]) =>
     suspects.slice(0, 3).map((s) => [s.id, Math.round((s.confidence ?? 0) * 20), s.undecided?.with, s.supports?.slice(0, 3), s.contradicts?.slice(0, 2)]),
   );
 
-/** Ranks the suspects from the incident's active fingerprints and alert links; records a change on the timeline. */
+/** Ranks the suspects from the incident's active member keys and alert links; records a change on the timeline. */
 export async function refreshSuspects(
   tx: Tx,
   incidentId: number,
@@ -246,7 +247,7 @@ export async function refreshSuspects(
   const active = activeMembers.map((m) => ({
     signal: m.signal,
     subject: m.subject,
-    state: m.source === "alert" ? "critical" : m.state,
+    state: m.state,
     detail: m.detail,
     texts: m.texts,
     flaps: flaps.get(`${m.signal}\u0000${m.subject}`) ?? 0,
@@ -296,7 +297,7 @@ type IncidentRow = {
   resolvedAt: Date | null;
   /** The stored ranking (a JSON array of suspects); absent where the caller did not read it. */
   suspects?: unknown;
-  members: { fingerprint: string; signal: string; subject: string; source: string; healthySince: Date | null }[];
+  members: { memberKey: string; signal: string; subject: string; source: string; healthySince: Date | null }[];
 };
 
 /** The ids of the stored suspects, best first; the column is JSON, so anything else reads as none. */
@@ -318,7 +319,7 @@ export function toIncidentView(r: IncidentRow): IncidentView {
     resolvedAt: r.resolvedAt,
     suspects: suspectIds(r.suspects),
     members: r.members.map((m) => ({
-      fingerprint: m.fingerprint,
+      memberKey: m.memberKey,
       signal: m.signal,
       subject: m.subject,
       source: m.source as "signal" | "alert",

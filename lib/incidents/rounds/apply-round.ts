@@ -4,7 +4,7 @@ import { loadJudgements, saveJudgements } from "@/lib/store/judgements";
 import { cleanText, cleanValue } from "@/lib/text/outside-text";
 import { reasonOf, unitOf, type Refusal } from "@/lib/text/refusal";
 import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "@/lib/incident-rules-config";
-import { fingerprintOf } from "../rules/member-key";
+import { memberKeyOf } from "../rules/member-key";
 import { closeIncident, joinIncident, loadViews, openIncident, refreshSuspects, reopenIncident, RULES_ACTOR, withTexts, type MemberInput } from "../members/membership";
 import { decideRound, incidentHealthySince, type Trigger } from "../rules/rules";
 import type { Observation, RuleState } from "../rules/rule-types";
@@ -31,11 +31,11 @@ export interface RoundOutcome {
 
 async function loadRuleState(tx: Tx, cluster: string): Promise<RuleState> {
   const rows = await loadJudgements(tx, cluster);
-  return new Map(rows.map((r) => [fingerprintOf({ cluster, ...r }), { ...r, state: r.state as Observation["state"] }]));
+  return new Map(rows.map((r) => [memberKeyOf({ cluster, ...r }), { ...r, state: r.state as Observation["state"] }]));
 }
 
 async function saveRuleState(tx: Tx, cluster: string, state: RuleState, changed: string[], now: Date): Promise<void> {
-  await saveJudgements(tx, cluster, changed.map((fp) => state.get(fp)!).filter(Boolean), now);
+  await saveJudgements(tx, cluster, changed.map((key) => state.get(key)!).filter(Boolean), now);
 }
 
 /** One firing signal's own suspects, best first: what the rules group and reopen by (docs/incidents.md, "Grouping"). */
@@ -86,9 +86,9 @@ export async function applyRound(
     const outcome: RoundOutcome = { opened: [], joined: [], reopened: [], resolved: [], transitions: 0 };
     const refused: Refusal[] = [];
     const failed = new Set<string>();
-    const unit = (fingerprints: string[], label: string, work: () => Promise<void>) =>
+    const unit = (memberKeys: string[], label: string, work: () => Promise<void>) =>
       inSavepoint(tx, work, (error) => {
-        for (const fp of fingerprints) failed.add(fp);
+        for (const key of memberKeys) failed.add(key);
         const reason = reasonOf(error);
         refused.push({ unit: label, reason });
         // Once per unit and reason, not every round while it stays refused.
@@ -98,34 +98,34 @@ export async function applyRound(
       });
     const previous = await loadRuleState(tx, cluster);
     const incidents = await loadViews(tx, cluster, now, config);
-    const fp = (s: { signal: string; subject: string }) => fingerprintOf({ cluster, signal: s.signal, subject: s.subject });
-    // This round's signals by fingerprint: their evidence for the timeline, their texts for the ranking.
-    const byFingerprint = new Map(clean.map((s) => [fp({ signal: s.id, subject: s.subject }), s]));
+    const key = (s: { signal: string; subject: string }) => memberKeyOf({ cluster, signal: s.signal, subject: s.subject });
+    // This round's signals by member key: their evidence for the timeline, their texts for the ranking.
+    const byMemberKey = new Map(clean.map((s) => [key({ signal: s.id, subject: s.subject }), s]));
     const texts = new Map<string, string[]>();
     // What a signal says besides its sentence, ranked with the detail as the evaluation ranks it; worked out only for
     // the signals the rules rank or an incident holds, not for every signal of the round.
-    const textsOf = (fingerprint: string): string[] | undefined => {
-      const signal = byFingerprint.get(fingerprint);
+    const textsOf = (memberKey: string): string[] | undefined => {
+      const signal = byMemberKey.get(memberKey);
       if (!signal) return undefined;
-      let held = texts.get(fingerprint);
-      if (!held) texts.set(fingerprint, (held = evidenceTexts(signal)));
+      let held = texts.get(memberKey);
+      if (!held) texts.set(memberKey, (held = evidenceTexts(signal)));
       return held;
     };
-    const rank = (t: Parameters<typeof rankTrigger>[0]) => rankTrigger({ ...t, texts: textsOf(fp(t)) });
+    const rank = (t: Parameters<typeof rankTrigger>[0]) => rankTrigger({ ...t, texts: textsOf(key(t)) });
     const { state, changed, actions } = decideRound({ cluster, previous, signals: clean, incidents, now, config, rankTrigger: rank, candidatesOf });
-    const memberOf = (t: Trigger) => member(cluster, t, textsOf(fp(t)));
+    const memberOf = (t: Trigger) => member(cluster, t, textsOf(key(t)));
     const touched = new Set<number>();
     // Incidents where something fired this round: only these may be renamed after their top suspect.
     const fired = new Set<number>();
     for (const action of actions) {
       if (action.kind === "transition") {
-        await unit([action.fingerprint], unitOf(action.signal, action.subject), async () => {
+        await unit([action.memberKey], unitOf(action.signal, action.subject), async () => {
           await tx.incidentMember.updateMany({
-            where: { incidentId: action.incidentId, fingerprint: action.fingerprint },
+            where: { incidentId: action.incidentId, memberKey: action.memberKey },
             data: {
               state: action.to,
               detail: cleanText(action.detail, 2000),
-              ...withTexts(textsOf(action.fingerprint)),
+              ...withTexts(textsOf(action.memberKey)),
               changedAt: now,
               healthySince: action.healthy ? now : null,
             },
@@ -142,9 +142,9 @@ export async function applyRound(
               from: action.from,
               to: action.to,
               detail: action.detail,
-              evidence: cleanValue(byFingerprint.get(action.fingerprint)?.evidence),
+              evidence: cleanValue(byMemberKey.get(action.memberKey)?.evidence),
             },
-            key: `transition:${action.incidentId}:${action.fingerprint}:${action.to}:${now.toISOString()}`,
+            key: `transition:${action.incidentId}:${action.memberKey}:${action.to}:${now.toISOString()}`,
           });
           if (recorded) outcome.transitions++;
           if (!action.healthy) {
@@ -157,8 +157,8 @@ export async function applyRound(
         // What a firing member says now: the suspects are ranked from it (no timeline event: the state is the same).
         await unit([], `incident ${action.incidentId}: detail`, async () => {
           await tx.incidentMember.updateMany({
-            where: { incidentId: action.incidentId, fingerprint: action.fingerprint, open: true },
-            data: { detail: cleanText(action.detail, 2000), ...withTexts(textsOf(action.fingerprint)) },
+            where: { incidentId: action.incidentId, memberKey: action.memberKey, open: true },
+            data: { detail: cleanText(action.detail, 2000), ...withTexts(textsOf(action.memberKey)) },
           });
           touched.add(action.incidentId);
           fired.add(action.incidentId);
@@ -178,7 +178,7 @@ export async function applyRound(
         if (!opened) {
           let incidentId: number | undefined;
           for (const t of action.group) {
-            await unit([fp(t)], unitOf(t.signal, t.subject), async () => {
+            await unit([key(t)], unitOf(t.signal, t.subject), async () => {
               if (incidentId === undefined) {
                 const result = await openIncident(tx, [memberOf(t)], { now, reason: t.reason });
                 incidentId = result.incidentId;
@@ -190,14 +190,14 @@ export async function applyRound(
           }
         }
       } else if (action.kind === "join") {
-        await unit([fp(action.trigger)], unitOf(action.trigger.signal, action.trigger.subject), async () => {
+        await unit([key(action.trigger)], unitOf(action.trigger.signal, action.trigger.subject), async () => {
           const holder = await joinIncident(tx, action.incidentId, memberOf(action.trigger), now);
           touched.add(holder);
           fired.add(holder);
           outcome.joined.push(action.incidentId);
         });
       } else if (action.kind === "reopen") {
-        await unit([fp(action.trigger)], unitOf(action.trigger.signal, action.trigger.subject), async () => {
+        await unit([key(action.trigger)], unitOf(action.trigger.signal, action.trigger.subject), async () => {
           const holder = await reopenIncident(tx, action.incidentId, memberOf(action.trigger), now, action.trigger.reason);
           touched.add(holder);
           fired.add(holder);
@@ -215,7 +215,7 @@ export async function applyRound(
     // A refused decision keeps its rule memory as it was, so the next round decides it again.
     const kept = changed.filter((f) => !failed.has(f));
     for (const f of failed) if (previous.has(f)) state.set(f, previous.get(f)!);
-    // Saved together; a batch the database refuses is halved until the refused fingerprints stand alone.
+    // Saved together; a batch the database refuses is halved until the refused member keys stand alone.
     const save = async (part: string[]): Promise<void> => {
       const held = state.get(part[0]);
       if (part.length === 1)
@@ -267,7 +267,7 @@ function describeError(error: unknown): string {
 }
 
 /**
- * Resolves incidents on any cluster whose fingerprints have all been healthy long enough: for alert-only
+ * Resolves incidents on any cluster whose member keys have all been healthy long enough: for alert-only
  * incidents of clusters no monitor reads. Call it about once a minute from one process.
  */
 export async function sweepIncidents(db: Db, now: Date, config: IncidentRulesConfig = DEFAULT_RULES_CONFIG): Promise<number[]> {

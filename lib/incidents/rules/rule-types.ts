@@ -22,11 +22,11 @@ export interface Observation {
    *  long enough to debounce still opens an incident (config flapOpenAfter). */
   onsets?: Date[];
 }
-/** Keyed by fingerprint; holds only states that were not ok at some point (no entry reads as ok). */
+/** Keyed by member key; holds only states that were not ok at some point (no entry reads as ok). */
 export type RuleState = Map<string, Observation>;
 
 export interface RuleMember {
-  fingerprint: string;
+  memberKey: string;
   signal: string;
   subject: string;
   source: "signal" | "alert";

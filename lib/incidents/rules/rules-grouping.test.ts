@@ -74,7 +74,7 @@ describe("grouping by shared cause", () => {
     expect(members(world)).toEqual([["openbao.sealed", "kms.plugin.unhealthy"]]);
   });
 
-  it("within the group window, a fingerprint whose causes contradict the incident's opens its own", () => {
+  it("within the group window, a memberKey whose causes contradict the incident's opens its own", () => {
     const world = new World(config, { "openbao.sealed": ["openbao-sealed"], "webhook.missing": ["webhook-deleted"] });
     world.round(0, [sig("openbao.sealed", "openbao", "critical")]);
     expect(world.round(30, [sig("openbao.sealed", "openbao", "critical"), sig("webhook.missing", "cluster", "critical")])).toEqual([
@@ -115,7 +115,7 @@ describe("reopening only for the same cause", () => {
     "kms.plugin.unhealthy token expired": ["jwt-expired", "jwt-file-missing"],
   };
 
-  it("opens a new incident when the fingerprint fires again for another cause; the old one stays resolved", () => {
+  it("opens a new incident when the memberKey fires again for another cause; the old one stays resolved", () => {
     const world = new World(config, causes);
     world.round(0, [plugin("critical", "socket gone")]);
     world.round(10, [plugin("ok")]);
@@ -188,7 +188,7 @@ describe("what a firing member says", () => {
     world.round(0, [plugin("critical", "Failed to pull image")]);
     expect(world.round(30, [plugin("critical", "Failed to pull image")])).toEqual([]);
     expect(world.round(60, [plugin("critical", "auth login failed: jwt expired")])).toEqual([
-      { kind: "detail", incidentId: 1, fingerprint: expect.stringContaining("kms.plugin.unhealthy"), detail: "auth login failed: jwt expired" },
+      { kind: "detail", incidentId: 1, memberKey: expect.stringContaining("kms.plugin.unhealthy"), detail: "auth login failed: jwt expired" },
     ]);
     expect(world.round(90, [plugin("ok", "healthy")])).toEqual([expect.objectContaining({ kind: "transition", to: "ok" })]);
   });

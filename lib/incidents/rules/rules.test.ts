@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { Signal, SignalId, SignalStatus } from "@/lib/signals/signal-model";
 import { DEFAULT_RULES_CONFIG, parseRulesConfig, type IncidentRulesConfig } from "@/lib/incident-rules-config";
-import { fingerprintOf } from "./member-key";
+import { memberKeyOf } from "./member-key";
 import { decideRound, type RuleAction } from "./rules";
 import type { IncidentView, RuleState } from "./rule-types";
 
 // The rules against an in-memory stand-in for the store: what an on-call would see round after round.
 
 const sig = (id: SignalId, subject: string, state: SignalStatus, detail = `${id} ${state}`): Signal => ({ id, subject, state, detail, evidence: {} });
-const fp = (signal: string, subject: string) => fingerprintOf({ cluster: "prod", signal, subject });
+const key = (signal: string, subject: string) => memberKeyOf({ cluster: "prod", signal, subject });
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 const at = (s: number) => new Date(T0 + s * 1000);
 
@@ -38,7 +38,7 @@ class World {
         incident.members.push({ ...action.trigger, source: "signal", healthySince: null });
         if (action.kind === "reopen") Object.assign(incident, { status: "open", reopenedAt: now, resolvedAt: null });
       } else if (action.kind === "transition") {
-        const member = this.byId(action.incidentId).members.find((m) => m.fingerprint === action.fingerprint)!;
+        const member = this.byId(action.incidentId).members.find((m) => m.memberKey === action.memberKey)!;
         member.healthySince = action.healthy ? now : null;
       } else if (action.kind === "resolve") {
         Object.assign(this.byId(action.incidentId), { status: "resolved", resolvedAt: now });
@@ -75,7 +75,7 @@ describe("opening incidents", () => {
       {
         kind: "open",
         group: [
-          expect.objectContaining({ fingerprint: fp("openbao.sealed", "openbao"), severity: "critical", reason: "critical for 3 consecutive observations" }),
+          expect.objectContaining({ memberKey: key("openbao.sealed", "openbao"), severity: "critical", reason: "critical for 3 consecutive observations" }),
         ],
       },
     ]);
@@ -95,7 +95,7 @@ describe("opening incidents", () => {
     const world = new World();
     for (const [s, state] of CRASH_LOOP) expect(world.round(s, sealed(state))).toEqual([]);
     expect(world.round(120, sealed("critical"))).toEqual([
-      { kind: "open", group: [expect.objectContaining({ fingerprint: fp("openbao.sealed", "openbao"), reason: "critical 3 times in 120s (flapping)" })] },
+      { kind: "open", group: [expect.objectContaining({ memberKey: key("openbao.sealed", "openbao"), reason: "critical 3 times in 120s (flapping)" })] },
     ]);
     // It stays the one incident while it keeps flapping.
     for (let s = 150; s < 400; s += 30) expect(world.round(s, sealed(s % 60 === 30 ? "ok" : "critical")).filter((a) => a.kind === "open")).toEqual([]);
@@ -194,7 +194,7 @@ describe("one incident per fingerprint", () => {
 describe("resolving and reopening", () => {
   const config = parseRulesConfig({ openAfterObservations: 1, resolveAfterSeconds: 60, reopenWindowSeconds: 600 });
 
-  it("resolves once every fingerprint has been healthy for the configured time", () => {
+  it("resolves once every memberKey has been healthy for the configured time", () => {
     const world = new World(config);
     world.round(0, [sig("openbao.sealed", "openbao", "critical"), sig("kms.plugin.unhealthy", "master-1/2", "critical")]);
     world.round(10, [sig("openbao.sealed", "openbao", "ok"), sig("kms.plugin.unhealthy", "master-1/2", "critical")]);
@@ -218,7 +218,7 @@ describe("resolving and reopening", () => {
     expect(world.incidents.map((i) => i.id)).toEqual([1, 2]);
   });
 
-  it("on a reopen, the incident's other fingerprints that fire again record their transition (so suspects see them)", () => {
+  it("on a reopen, the incident's other memberKeys that fire again record their transition (so suspects see them)", () => {
     const world = new World(config);
     const both = (state: SignalStatus) => [sig("openbao.sealed", "openbao", state), sig("kms.plugin.unhealthy", "master-1/2", state)];
     world.round(0, both("critical"));
@@ -250,7 +250,7 @@ describe("resolving and reopening", () => {
       {
         kind: "transition",
         incidentId: 1,
-        fingerprint: fp("kms.plugin.unhealthy", "master-9/1"),
+        memberKey: key("kms.plugin.unhealthy", "master-9/1"),
         signal: "kms.plugin.unhealthy",
         subject: "master-9/1",
         from: "critical",
@@ -270,7 +270,7 @@ describe("resolving and reopening", () => {
       openedAt: at(0),
       reopenedAt: null,
       resolvedAt: null,
-      members: [{ fingerprint: fp("KMSLatencyHigh", "master-0"), signal: "KMSLatencyHigh", subject: "master-0", source: "alert", healthySince: null }],
+      members: [{ memberKey: key("KMSLatencyHigh", "master-0"), signal: "KMSLatencyHigh", subject: "master-0", source: "alert", healthySince: null }],
     });
     expect(world.round(100, sealed("ok"))).toEqual([]);
     world.byId(7).members[0].healthySince = at(100);

@@ -1,7 +1,7 @@
 import type { Signal } from "@/lib/signals/signal-model";
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
-import { fingerprintOf } from "./member-key";
-import { CLUSTER_API_SIGNAL, explainerOf, placeFingerprint } from "./placement";
+import { memberKeyOf } from "./member-key";
+import { CLUSTER_API_SIGNAL, explainerOf, placeMemberKey } from "./placement";
 import { bySeverity, severityOfState } from "./severity";
 import type { IncidentView, RuleMember, Observation, ObservedState, RuleState, Severity } from "./rule-types";
 
@@ -9,7 +9,7 @@ import type { IncidentView, RuleMember, Observation, ObservedState, RuleState, S
 // cluster's incidents, decide what to open, join, reopen, record and resolve. No I/O; store code applies it.
 
 export interface Trigger {
-  fingerprint: string;
+  memberKey: string;
   signal: string;
   subject: string;
   state: ObservedState;
@@ -28,7 +28,7 @@ export type RuleAction =
   | {
       kind: "transition";
       incidentId: number;
-      fingerprint: string;
+      memberKey: string;
       signal: string;
       subject: string;
       from: ObservedState;
@@ -38,7 +38,7 @@ export type RuleAction =
     }
   | { kind: "resolve"; incidentId: number; healthySince: Date; reason: string }
   /** A member still firing says something new (a plugin that failed on an image pull now fails on an expired token). */
-  | { kind: "detail"; incidentId: number; fingerprint: string; detail: string };
+  | { kind: "detail"; incidentId: number; memberKey: string; detail: string };
 
 export interface RoundInput {
   cluster: string;
@@ -55,12 +55,12 @@ export interface RoundInput {
 }
 export interface RoundResult {
   state: RuleState;
-  /** Fingerprints whose observation changed (only these need writing). */
+  /** Member keys whose observation changed (only these need writing). */
   changed: string[];
   actions: RuleAction[];
 }
 
-export const isHealthy = (state: ObservedState | string) => state === "ok" || state === "absent" || state === "resolved";
+export const isHealthy = (state: ObservedState | string) => state === "ok" || state === "absent";
 const seconds = (from: Date, to: Date) => (to.getTime() - from.getTime()) / 1000;
 
 /** Whether an observation has lasted long enough to open an incident, and why. */
@@ -84,30 +84,30 @@ function observe(input: RoundInput): { state: RuleState; changed: Set<string>; p
   const seen = new Set<string>();
   const retold = new Set<string>();
   for (const signal of signals) {
-    const fp = fingerprintOf({ cluster, signal: signal.id, subject: signal.subject });
-    if (seen.has(fp)) continue; // a duplicate (signal, subject) in one round counts once
-    seen.add(fp);
-    const prev = previous.get(fp);
-    previousStates.set(fp, prev?.state ?? "ok");
+    const key = memberKeyOf({ cluster, signal: signal.id, subject: signal.subject });
+    if (seen.has(key)) continue; // a duplicate (signal, subject) in one round counts once
+    seen.add(key);
+    const prev = previous.get(key);
+    previousStates.set(key, prev?.state ?? "ok");
     if (!prev && signal.state === "ok") continue;
     if (prev && prev.state === signal.state) {
       const streak = Math.min(prev.streak + 1, config.openAfterObservations);
-      state.set(fp, { ...prev, streak, detail: signal.detail });
-      if (streak !== prev.streak) changed.add(fp);
-      if (signal.detail !== prev.detail) retold.add(fp);
+      state.set(key, { ...prev, streak, detail: signal.detail });
+      if (streak !== prev.streak) changed.add(key);
+      if (signal.detail !== prev.detail) retold.add(key);
       continue;
     }
     const onsets = onsetsAfter(prev, signal.state, now, config);
-    state.set(fp, { signal: signal.id, subject: signal.subject, state: signal.state, since: now, streak: 1, handled: false, detail: signal.detail, onsets });
-    changed.add(fp);
+    state.set(key, { signal: signal.id, subject: signal.subject, state: signal.state, since: now, streak: 1, handled: false, detail: signal.detail, onsets });
+    changed.add(key);
   }
   // A subject no longer reported (a node removed, a key renamed) counts as healthy; an empty round is no observation.
   if (signals.length > 0) {
-    for (const [fp, prev] of previous) {
-      if (seen.has(fp) || isHealthy(prev.state)) continue;
-      previousStates.set(fp, prev.state);
-      state.set(fp, { ...prev, state: "absent", since: now, streak: 1, handled: false, detail: "no longer reported" });
-      changed.add(fp);
+    for (const [key, prev] of previous) {
+      if (seen.has(key) || isHealthy(prev.state)) continue;
+      previousStates.set(key, prev.state);
+      state.set(key, { ...prev, state: "absent", since: now, streak: 1, handled: false, detail: "no longer reported" });
+      changed.add(key);
     }
   }
   return { state, changed, previousStates, retold };
@@ -133,18 +133,18 @@ export function decideRound(input: RoundInput): RoundResult {
     if (incident.status === "resolved") continue;
     for (const member of incident.members) {
       if (member.source !== "signal") continue;
-      const current = state.get(member.fingerprint);
-      if (retold.has(member.fingerprint) && current && !isHealthy(current.state)) {
-        actions.push({ kind: "detail", incidentId: incident.id, fingerprint: member.fingerprint, detail: current.detail });
+      const current = state.get(member.memberKey);
+      if (retold.has(member.memberKey) && current && !isHealthy(current.state)) {
+        actions.push({ kind: "detail", incidentId: incident.id, memberKey: member.memberKey, detail: current.detail });
       }
-      if (!changed.has(member.fingerprint)) continue;
-      const obs = state.get(member.fingerprint)!;
-      const from = previousStates.get(member.fingerprint) ?? "ok";
+      if (!changed.has(member.memberKey)) continue;
+      const obs = state.get(member.memberKey)!;
+      const from = previousStates.get(member.memberKey) ?? "ok";
       if (from === obs.state) continue;
       actions.push({
         kind: "transition",
         incidentId: incident.id,
-        fingerprint: member.fingerprint,
+        memberKey: member.memberKey,
         signal: member.signal,
         subject: member.subject,
         from,
@@ -156,12 +156,12 @@ export function decideRound(input: RoundInput): RoundResult {
   }
 
   const triggers: Trigger[] = [];
-  for (const [fp, obs] of state) {
+  for (const [key, obs] of state) {
     if (obs.handled) continue;
     const reason = firingReason(obs, now, config);
     if (!reason) continue;
     const trigger: Trigger = {
-      fingerprint: fp,
+      memberKey: key,
       signal: obs.signal,
       subject: obs.subject,
       state: obs.state,
@@ -174,35 +174,35 @@ export function decideRound(input: RoundInput): RoundResult {
   // The most severe first; among equals the cluster API, which explains the others and names their incident.
   const rootFirst = (t: Trigger) => (t.signal === CLUSTER_API_SIGNAL ? 0 : 1);
   triggers.sort((a, b) => bySeverity(a.severity, b.severity) || rootFirst(a) - rootFirst(b));
-  const explainer = explainerOf(state, fingerprintOf({ cluster: input.cluster, signal: CLUSTER_API_SIGNAL, subject: "cluster" }));
+  const explainer = explainerOf(state, memberKeyOf({ cluster: input.cluster, signal: CLUSTER_API_SIGNAL, subject: "cluster" }));
 
   const group: Trigger[] = [];
   for (const trigger of triggers) {
-    // Ranked on demand (and kept on the trigger): only an incident with suspects needs the fingerprint's own.
+    // Ranked on demand (and kept on the trigger): only an incident with suspects needs the member key's own.
     const ranked = () => (trigger.suspects ??= input.rankTrigger?.(trigger) ?? []);
-    let placement = placeFingerprint(trigger.fingerprint, incidents, now, config, { ranked, candidates: input.candidatesOf?.(trigger.signal) });
-    const explaining = placement.kind === "member" ? undefined : explainer(state.get(trigger.fingerprint)!);
+    let placement = placeMemberKey(trigger.memberKey, incidents, now, config, { ranked, candidates: input.candidatesOf?.(trigger.signal) });
+    const explaining = placement.kind === "member" ? undefined : explainer(state.get(trigger.memberKey)!);
     if (explaining) {
       // A consequence joins the incident of the signal that explains it, or waits (unhandled) until that one opens.
-      const holder = incidents.find((i) => i.status !== "resolved" && i.members.some((m) => m.fingerprint === explaining));
+      const holder = incidents.find((i) => i.status !== "resolved" && i.members.some((m) => m.memberKey === explaining));
       if (!holder) continue;
       placement = { kind: "join", incidentId: holder.id };
     }
-    state.set(trigger.fingerprint, { ...state.get(trigger.fingerprint)!, handled: true });
-    changed.add(trigger.fingerprint);
-    const member: RuleMember = { fingerprint: trigger.fingerprint, signal: trigger.signal, subject: trigger.subject, source: "signal", healthySince: null };
+    state.set(trigger.memberKey, { ...state.get(trigger.memberKey)!, handled: true });
+    changed.add(trigger.memberKey);
+    const member: RuleMember = { memberKey: trigger.memberKey, signal: trigger.signal, subject: trigger.subject, source: "signal", healthySince: null };
     if (placement.kind === "member") {
       // Already in its unresolved incident; transitions record the change. A member last recorded healthy whose
-      // incident another fingerprint reopened this round gets its transition here (the loop above skipped it).
+      // incident another member key reopened this round gets its transition here (the loop above skipped it).
       const holder = incidents.find((i) => i.id === placement.incidentId)!;
-      const recordedHealthy = holder.members.some((m) => m.fingerprint === trigger.fingerprint && m.source === "signal" && m.healthySince);
-      if (recordedHealthy && !actions.some((a) => a.kind === "transition" && a.fingerprint === trigger.fingerprint)) {
-        const before = previousStates.get(trigger.fingerprint);
+      const recordedHealthy = holder.members.some((m) => m.memberKey === trigger.memberKey && m.source === "signal" && m.healthySince);
+      if (recordedHealthy && !actions.some((a) => a.kind === "transition" && a.memberKey === trigger.memberKey)) {
+        const before = previousStates.get(trigger.memberKey);
         const from = before && before !== trigger.state ? before : "ok";
         actions.push({
           kind: "transition",
           incidentId: holder.id,
-          fingerprint: trigger.fingerprint,
+          memberKey: trigger.memberKey,
           signal: trigger.signal,
           subject: trigger.subject,
           from,
@@ -238,11 +238,11 @@ export function decideRound(input: RoundInput): RoundResult {
   return { state, changed: [...changed], actions };
 }
 
-/** When the last of an incident's fingerprints became healthy; null while any is not. */
+/** When the last of an incident's member keys became healthy; null while any is not. */
 export function incidentHealthySince(incident: IncidentView, state: RuleState): Date | null {
   let latest: Date | null = null;
   for (const member of incident.members) {
-    const obs = member.source === "signal" ? state.get(member.fingerprint) : undefined;
+    const obs = member.source === "signal" ? state.get(member.memberKey) : undefined;
     const since = obs ? (isHealthy(obs.state) ? obs.since : null) : member.healthySince;
     if (!since) return null;
     if (!latest || since > latest) latest = since;
