@@ -23,7 +23,12 @@ const suspect: StoredSuspect = {
   startupBlock: "yes",
   dataLoss: "no",
   linkedBy: [],
-  undecided: { with: "openbao-unavailable", withTitle: "OpenBao unavailable", question: "Does it answer?", runbook: { id: "r", title: "R", node: "n", path: ["a"] } },
+  undecided: {
+    with: "openbao-unavailable",
+    withTitle: "OpenBao unavailable",
+    question: "Does it answer?",
+    runbook: { id: "r", title: "R", node: "n", path: ["a"] },
+  },
 };
 const step: RecordedStep = {
   index: 0,
@@ -31,7 +36,12 @@ const step: RecordedStep = {
   question: "Is it sealed?",
   answer: "Yes",
   to: "unseal",
-  suggested: { answer: "Yes", signal: "openbao.sealed", state: "critical", evidence: [{ subject: "openbao", state: "critical", detail: "sealed", evidence: null }] },
+  suggested: {
+    answer: "Yes",
+    signal: "openbao.sealed",
+    state: "critical",
+    evidence: [{ subject: "openbao", state: "critical", detail: "sealed", evidence: null }],
+  },
   followedSuggestion: true,
   evidence: { pasted: "sealed: true" },
   note: null,

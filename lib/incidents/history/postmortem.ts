@@ -64,9 +64,7 @@ export function renderMarkdown(detail: IncidentDetail, now: Date = new Date()): 
     }
     lines.push(
       "",
-      session.finishedAt
-        ? `Ended at ${e(session.outcome)} (${iso(session.finishedAt)}).`
-        : `Not finished; path so far: ${session.path.map(e).join(" → ")}.`,
+      session.finishedAt ? `Ended at ${e(session.outcome)} (${iso(session.finishedAt)}).` : `Not finished; path so far: ${session.path.map(e).join(" → ")}.`,
       "",
     );
   }

@@ -5,7 +5,17 @@ import { cleanText, cleanValue } from "@/lib/text/outside-text";
 import { reasonOf, unitOf, type Refusal } from "@/lib/text/refusal";
 import { DEFAULT_RULES_CONFIG, type IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { memberKeyOf } from "../rules/member-key";
-import { closeIncident, joinIncident, loadViews, openIncident, refreshSuspects, reopenIncident, RULES_ACTOR, withTexts, type MemberInput } from "../members/membership";
+import {
+  closeIncident,
+  joinIncident,
+  loadViews,
+  openIncident,
+  refreshSuspects,
+  reopenIncident,
+  RULES_ACTOR,
+  withTexts,
+  type MemberInput,
+} from "../members/membership";
 import { decideRound, incidentHealthySince, type Trigger } from "../rules/rules";
 import type { Observation, RuleState } from "../rules/rule-types";
 import { getCatalog } from "@/lib/catalog/queries";

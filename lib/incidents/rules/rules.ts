@@ -120,7 +120,6 @@ function onsetsAfter(prev: Observation | undefined, next: ObservedState, now: Da
   return (turnedBad ? [...kept, now] : kept).slice(-config.flapOpenAfter);
 }
 
-
 export function decideRound(input: RoundInput): RoundResult {
   const { now, config } = input;
   const { state, changed, previousStates, retold } = observe(input);

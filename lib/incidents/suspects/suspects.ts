@@ -7,7 +7,6 @@ import { cleanText } from "@/lib/text/outside-text";
 // An incident's suspects: the diagnosis (lib/diagnosis) over the catalog this server serves, with its error
 // classes and runbooks. Only the entries to rank can be narrowed (tests rank a subset).
 
-
 export interface SuspectInput {
   active: Observed[];
   /** Signals seen ok now: counter-evidence. */
