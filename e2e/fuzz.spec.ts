@@ -6,7 +6,7 @@ import { expect, test } from "@playwright/test";
 import { asAlertmanager, ORIGIN, sameOrigin, WEBHOOK_TOKEN } from "./helpers";
 import fc from "fast-check";
 import { API_BODY_LIMIT, bodyLimitOf } from "../lib/http/body-limit";
-import { OWN_BODY_ROUTES } from "../lib/incidents/webhook-body";
+import { OWN_BODY_ROUTES } from "../lib/incidents/alerts/webhook-body";
 import { scanAppRoutes, type RouteSpec } from "../lib/http/route-table";
 import { body, headers, METHODS, query, segment, type Input } from "./fuzz-inputs";
 

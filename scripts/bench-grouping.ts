@@ -4,8 +4,9 @@
 // suspects to compare) and beside an open incident with suspects (every fingerprint ranked on its own).
 import { performance } from "node:perf_hooks";
 import { DEFAULT_RULES_CONFIG, parseRulesConfig } from "@/lib/incident-rules-config";
-import { rankTrigger } from "@/lib/incidents/apply-round";
-import { decideRound, type IncidentView } from "@/lib/incidents/rules";
+import { rankTrigger } from "@/lib/incidents/rounds/apply-round";
+import { decideRound } from "@/lib/incidents/rules/rules";
+import type { IncidentView } from "@/lib/incidents/rules/rule-types";
 import type { Signal } from "@/lib/signals/signal-model";
 
 const sizes = (process.argv[2] ?? "10,300,3000").split(",").map(Number);
@@ -44,6 +45,6 @@ for (const n of sizes) {
   }
   const perFingerprint = ((median(beside) - median(timeOnly)) / n) * 1000;
   console.log(
-    `${n} firing: time-only ${median(timeOnly).toFixed(1)} ms; by cause, quiet cluster ${median(quiet).toFixed(1)} ms, beside an incident ${median(beside).toFixed(1)} ms (${perFingerprint.toFixed(0)} µs per fingerprint ranked)`,
+    `${n} firing: time-only ${median(timeOnly).toFixed(1)} ms; by cause, quiet cluster ${median(quiet).toFixed(1)} ms, beside an incident ${median(beside).toFixed(1)} ms (${perFingerprint.toFixed(0)} µs per memberKey ranked)`,
   );
 }

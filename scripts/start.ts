@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   prepareNextEnv();
   const { startHttpServer } = await import("../lib/http/server");
   // lib/http imports no domain: the webhook's own body bound is handed to the edge here.
-  const { OWN_BODY_ROUTES } = await import("../lib/incidents/webhook-body");
+  const { OWN_BODY_ROUTES } = await import("../lib/incidents/alerts/webhook-body");
   const { RENDER_DIR } = await import("../lib/runbooks/rendered");
   const { svgStyleHashes } = await import("../lib/http/security-headers");
   let running: Awaited<ReturnType<typeof startHttpServer>>;

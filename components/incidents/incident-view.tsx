@@ -54,6 +54,16 @@ export function IncidentView({ initial, links, runbooks, runbookTitles, monitore
           Could not refresh ({query.error.message}); showing what was loaded {ago(new Date(query.dataUpdatedAt).toISOString(), now)}.
         </p>
       ) : null}
+      {d.unreadable?.length ? (
+        <div className="callout" role="alert" data-testid="unreadable">
+          Left out because the stored value could not be read:
+          <ul>
+            {d.unreadable.map((reason) => (
+              <li key={reason}>{reason}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       <AlertGaps gaps={d.alertGaps ?? []} />
       <div className="incident-layout">
         <div className="incident-main">

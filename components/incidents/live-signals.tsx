@@ -58,8 +58,8 @@ export function LiveSignals({ detail, links, monitored }: { detail: IncidentDeta
           <ul className="plain signals">
             {alerts.map((m) => (
               <li key={m.id} data-signal={m.signal} data-state={m.state}>
-                <Badge tone={m.state === "firing" ? "red" : "green"}>alert {m.state}</Badge> <code>{m.signal}</code> <span className="muted">{m.subject}</span>:{" "}
-                {m.detail}
+                <Badge tone={m.state === "ok" ? "green" : "red"}>alert {m.state === "ok" ? "resolved" : "firing"}</Badge> <code>{m.signal}</code>{" "}
+                <span className="muted">{m.subject}</span>: {m.detail}
               </li>
             ))}
           </ul>

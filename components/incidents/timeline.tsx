@@ -3,7 +3,8 @@
 import { useState } from "react";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { clock, utc } from "@/components/ui/time";
-import type { RecordedStepView, TimelineEvent } from "./types";
+import { RecordedStep } from "@/lib/incidents/stored";
+import type { TimelineEvent } from "./types";
 
 const KIND: Record<string, { label: string; tone: Tone }> = {
   status_change: { label: "status", tone: "purple" },
@@ -68,7 +69,9 @@ function Details({ event }: { event: TimelineEvent }) {
   if (event.kind === "signal_transition" && p.detail) return <div className="muted small">{String(p.detail)}</div>;
   if (event.kind.startsWith("notification_")) return <NotificationDetails payload={p} />;
   if (event.kind !== "runbook_step") return null;
-  const step = p as unknown as RecordedStepView;
+  const read = RecordedStep.safeParse(p);
+  if (!read.success) return null;
+  const step = read.data;
   return (
     <div className="step-record small">
       {step.suggested ? (

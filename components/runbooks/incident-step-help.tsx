@@ -1,4 +1,4 @@
-import type { Suggestion } from "@/lib/incidents/suggest";
+import type { Suggestion } from "@/lib/incidents/suspects/suggest";
 
 /** Incident mode, above the answers: what live data suggests and why, and a note to record with the answer. */
 export function IncidentStepHelp({

@@ -8,7 +8,7 @@ import { useCan } from "@/components/viewer";
 import { ActorField } from "@/components/incidents/actor-field";
 import { useLive } from "@/components/live/use-live";
 import { clusterHealthQuery, type LiveClusterHealth } from "@/components/queries/health";
-import type { WalkSession } from "@/lib/incidents/walk-session";
+import type { WalkSession } from "@/lib/incidents/sessions/walk-session";
 import { RunbookWalker, type WalkerProps } from "./runbook-walker";
 import type { IncidentWalk, LiveSignal } from "./types";
 

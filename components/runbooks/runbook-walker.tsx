@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { afterPaint } from "@/lib/after-paint";
-import { suggestAnswer } from "@/lib/incidents/suggest";
+import { suggestAnswer } from "@/lib/incidents/suspects/suggest";
 import { answerKeys, formatPath, nodeMap } from "@/lib/runbooks/walk";
 import { Diagram } from "./diagram";
 import { IncidentStepHelp } from "./incident-step-help";

@@ -1,4 +1,4 @@
-import type { suggestAnswer } from "@/lib/incidents/suggest";
+import type { suggestAnswer } from "@/lib/incidents/suspects/suggest";
 import type { RunbookNode } from "@/lib/runbooks/schema";
 
 /** What the browser gets of a runbook: no file paths, no raw chart. */

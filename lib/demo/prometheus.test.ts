@@ -9,7 +9,7 @@ import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { DemoServer } from "@/lib/demo/cluster/server";
 import { startDemoPrometheus } from "./prometheus";
-import { evidenceTexts, rankSuspects } from "@/lib/incidents/suspects";
+import { evidenceTexts, rankSuspects } from "@/lib/incidents/suspects/suspects";
 
 // The whole path on real parts: the simulator serves metrics, Debian's Prometheus scrapes them every
 // second, Faultline's PromQL reads them back, and an injected failure shows up as a signal.

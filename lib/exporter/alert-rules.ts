@@ -1,6 +1,6 @@
 import { stringify } from "yaml";
 import type { Catalog } from "@/lib/catalog/schema";
-import { FAULTLINE_ORIGIN } from "@/lib/incidents/alertmanager";
+import { FAULTLINE_ORIGIN } from "@/lib/incidents/alerts/alertmanager";
 import { KMS_ALERTS, type KmsAlert } from "./kms-alerts";
 
 // The Prometheus alerting rules Faultline ships (deploy/prometheus/, docs/metrics.md), built from the catalog so

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog } from "@/lib/catalog/load";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { setDatabaseUrl } from "@/lib/env";
-import { fingerprintOf } from "@/lib/incidents/fingerprint";
+import { memberKeyOf } from "@/lib/incidents/rules/member-key";
 import { startMonitor, type Monitored } from "@/lib/monitor/monitor";
 import { startPrometheus, type RunningPrometheus } from "@/lib/sources/prometheus/process";
 import { ALERTMANAGER_BIN, startAlertmanager, startReceiver, until, type RunningAlertmanager } from "@/test/alertmanager";
@@ -104,7 +104,7 @@ describe("Faultline in the alerting loop (real Prometheus and Alertmanager)", ()
       );
 
       setScenario(sim.server.cluster, "openbao-sealed", true);
-      const opened = async () => db.prisma.incident.findFirst({ where: { cluster: "demo", members: { some: { fingerprint: fingerprintOf(SEALED) } } } });
+      const opened = async () => db.prisma.incident.findFirst({ where: { cluster: "demo", members: { some: { memberKey: memberKeyOf(SEALED) } } } });
       await until("Faultline's monitor opened the incident", async () => Boolean(await opened()), 30_000);
       const incident = (await opened())!;
       expect(incident.source).toBe("signal");
@@ -126,8 +126,8 @@ describe("Faultline in the alerting loop (real Prometheus and Alertmanager)", ()
       // The same incident, still open and never reopened; no other incident holds the fingerprint.
       const after = await db.prisma.incident.findUniqueOrThrow({ where: { id: incident.id } });
       expect(after).toMatchObject({ status: "open", reopenCount: 0 });
-      expect(await db.prisma.incident.count({ where: { fingerprint: fingerprintOf(SEALED) } })).toBeLessThanOrEqual(1);
-      expect(await db.prisma.incidentMember.count({ where: { fingerprint: fingerprintOf(SEALED) } })).toBe(1);
+      expect(await db.prisma.incident.count({ where: { memberKey: memberKeyOf(SEALED) } })).toBeLessThanOrEqual(1);
+      expect(await db.prisma.incidentMember.count({ where: { memberKey: memberKeyOf(SEALED) } })).toBe(1);
       const event = await db.prisma.incidentEvent.findFirstOrThrow({
         where: { incidentId: incident.id, kind: "alert_received", payload: { path: ["alertname"], equals: "FaultlineOpenbaoSealed" } },
       });
@@ -143,7 +143,7 @@ describe("Faultline in the alerting loop (real Prometheus and Alertmanager)", ()
       expect(faultlineAlerts.filter((o) => o.incidentId !== incident.id || o.answered !== 200)).toEqual([]);
       expect(await db.prisma.incident.count({ where: { cluster: "demo", source: "alert" } })).toBe(0);
       // Each alert met the member Faultline's own check made (same cluster, signal and subject): none made one of its own.
-      expect(await db.prisma.incidentMember.findMany({ where: { source: "alert" }, select: { fingerprint: true } })).toEqual([]);
+      expect(await db.prisma.incidentMember.findMany({ where: { source: "alert" }, select: { memberKey: true } })).toEqual([]);
       setScenario(sim.server.cluster, "openbao-sealed", false);
     },
   );

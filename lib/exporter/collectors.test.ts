@@ -157,7 +157,7 @@ function openIncident(cluster: string, severity: string) {
   const now = new Date();
   return {
     cluster,
-    fingerprint: `${cluster}\u001fopenbao.sealed\u001fopenbao`,
+    memberKey: `${cluster}\u001fopenbao.sealed\u001fopenbao`,
     signal: "openbao.sealed",
     subject: "openbao",
     title: "OpenBao sealed",

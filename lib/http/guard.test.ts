@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OWN_BODY_ROUTES } from "@/lib/incidents/webhook-body";
+import { OWN_BODY_ROUTES } from "@/lib/incidents/alerts/webhook-body";
 import { createEdge, type EdgeRoutes } from "./edge";
 import { allowedHosts, STATE_CHANGING } from "./forgery";
 import { guard } from "./guard";

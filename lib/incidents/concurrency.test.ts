@@ -1,10 +1,10 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/db/generated/client";
-import { AlertmanagerPayload } from "./alertmanager";
-import { applyRound } from "./apply-round";
+import { AlertmanagerPayload } from "./alerts/alertmanager";
+import { applyRound } from "./rounds/apply-round";
 import { parseRulesConfig } from "@/lib/incident-rules-config";
-import { ingestAlertmanager } from "./ingest-alerts";
+import { receiveDelivery } from "./alerts/webhook";
 import { at, migratedDatabase, signal } from "@/test/incident-db";
 
 // Several writers (each its own connection pool, as separate server processes would be) race to open an
@@ -62,7 +62,7 @@ describe("parallel writers", () => {
   it("make one incident and one event when the same alert is delivered by every writer at once", async () => {
     for (let round = 0; round < 5; round++) {
       const cluster = `alerts-${round}`;
-      const outcomes = await Promise.all(clients.map((c) => ingestAlertmanager(c, payload(cluster), { now: at(round) })));
+      const outcomes = await Promise.all(clients.map(async (c) => (await receiveDelivery(c, payload(cluster), undefined, { now: at(round) })).outcomes));
       expect(await counts(cluster)).toEqual({ incidents: 1, open: 1, alerts: 1 });
       expect(
         outcomes
@@ -80,7 +80,7 @@ describe("parallel writers", () => {
         clients.map((c, i) =>
           i % 2 === 0
             ? applyRound(c, cluster, [signal("openbao.sealed", "openbao", "critical")], at(round), config)
-            : ingestAlertmanager(c, payload(cluster), { now: at(round) }),
+            : receiveDelivery(c, payload(cluster), undefined, { now: at(round) }),
         ),
       );
       expect(await counts(cluster)).toEqual({ incidents: 1, open: 1, alerts: 1 });

@@ -5,10 +5,10 @@ import { pollOnce } from "@/lib/monitor/monitor";
 import { commitRound, newMemo } from "@/lib/store/persist";
 import { migratedDatabase } from "@/test/incident-db";
 import { pollUntil, settledPoll, startDemoMonitor, type DemoMonitor } from "@/test/demo-monitor";
-import { judgeCommitted, sweepIncidents } from "./apply-round";
-import { ingestAlertmanager } from "./ingest-alerts";
-import { AlertmanagerPayload } from "./alertmanager";
-import { rankSuspects } from "./suspects";
+import { judgeCommitted, sweepIncidents } from "./rounds/apply-round";
+import { receiveDelivery } from "./alerts/webhook";
+import { AlertmanagerPayload } from "./alerts/alertmanager";
+import { rankSuspects } from "./suspects/suspects";
 
 // One failure, one incident, the right title: the demo cluster's real API server and OpenBao, the real monitor
 // round (pollOnce), the store's commit and the rules' judgement on a real PostgreSQL, with the default rules.
@@ -109,8 +109,8 @@ describe("one failure, one incident, the right title", () => {
           },
         ],
       });
-    await ingestAlertmanager(db.prisma, alert("firing"), { now: at(-1500) });
-    await ingestAlertmanager(db.prisma, alert("resolved", at(-1200).toISOString()), { now: at(-1140) });
+    await receiveDelivery(db.prisma, alert("firing"), undefined, { now: at(-1500) });
+    await receiveDelivery(db.prisma, alert("resolved", at(-1200).toISOString()), undefined, { now: at(-1140) });
     expect(await sweepIncidents(db.prisma, at(-840))).toHaveLength(1);
     const [old] = await incidentsOf("case-c");
     expect(old).toMatchObject({ status: "resolved", resolvedAt: at(-840) });

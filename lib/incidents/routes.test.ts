@@ -88,7 +88,7 @@ describe("POST /api/v1/alerts/alertmanager", () => {
     expect(resolved.outcomes[0]).toMatchObject({ incidentId: id, result: "recorded" });
     const after = await (await getRoute(get(`/api/v1/incidents/${id}`), params({ id: String(id) }))).json();
     expect(after.timeline.map((e: { kind: string }) => e.kind).filter((k: string) => k.startsWith("alert_"))).toEqual(["alert_received", "alert_resolved"]);
-    expect(after.members[0]).toMatchObject({ state: "resolved", healthySince: "2026-11-22T12:20:00.000Z" });
+    expect(after.members[0]).toMatchObject({ state: "ok", healthySince: "2026-11-22T12:20:00.000Z" });
   });
 
   it("records a link to an id the catalog does not know as unknown instead of linking it", async () => {

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { cleanText } from "@/lib/text/outside-text";
-import { decodeCursor } from "./cursor";
-import { SEVERITIES, STATUSES } from "./queries";
-import { parseSearch } from "./search";
+import { decodeCursor } from "./history/cursor";
+import { SEVERITIES, STATUSES } from "./history/queries";
+import { parseSearch } from "./history/search";
 
 // Request shapes of the incidents API. The actor of an action is the signed-in person (lib/auth): a body's
 // `actor`, which older clients send, is accepted and ignored, so nobody can act under another name.

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import { acknowledgeIncident, addNote, resolveIncident } from "./actions";
-import { applyRound, sweepIncidents } from "./apply-round";
+import { acknowledgeIncident, addNote, resolveIncident } from "./members/actions";
+import { applyRound, sweepIncidents } from "./rounds/apply-round";
 import { parseRulesConfig } from "@/lib/incident-rules-config";
 import { Conflict, NotFound } from "@/lib/errors";
-import { getIncident, listIncidents } from "./queries";
-import { renderMarkdown } from "./postmortem";
-import { recordRunbookStep, startRunbookSession } from "./runbook-sessions";
+import { getIncident, listIncidents } from "./history/queries";
+import { renderMarkdown } from "./history/postmortem";
+import { recordRunbookStep, startRunbookSession } from "./sessions/runbook-sessions";
 import { at, migratedDatabase, signal } from "@/test/incident-db";
 
 // The incident store on a real PostgreSQL: what an on-call sees through the API after monitor rounds.
@@ -170,7 +170,7 @@ describe("the timeline is append-only", () => {
     const incident = await prisma.incident.create({
       data: {
         cluster: "remote",
-        fingerprint: "remote\u001fX\u001fy",
+        memberKey: "remote\u001fX\u001fy",
         signal: "X",
         subject: "y",
         title: "X",
@@ -185,7 +185,7 @@ describe("the timeline is append-only", () => {
     await prisma.incidentMember.create({
       data: {
         incidentId: incident.id,
-        fingerprint: "remote\u001fX\u001fy",
+        memberKey: "remote\u001fX\u001fy",
         cluster: "remote",
         signal: "X",
         subject: "y",

@@ -1,6 +1,6 @@
 import type { PrismaClient, Prisma } from "@/lib/db/generated/client";
 
-// Transactions for incident writes. Two writers that race for one fingerprint meet at the partial unique
+// Transactions for incident writes. Two writers that race for one member key meet at the partial unique
 // indexes; the loser's transaction is retried, and on the retry it finds the winner's incident and joins it.
 
 export type Tx = Prisma.TransactionClient;

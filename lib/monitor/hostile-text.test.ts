@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
-import { applyRound } from "@/lib/incidents/apply-round";
+import { applyRound } from "@/lib/incidents/rounds/apply-round";
 import { parseRulesConfig } from "@/lib/incident-rules-config";
-import { getIncident } from "@/lib/incidents/queries";
+import { getIncident } from "@/lib/incidents/history/queries";
 import { migratedDatabase } from "@/test/incident-db";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { pollOnce } from "./monitor";

@@ -4,7 +4,7 @@ import { loadEnv } from "@/lib/env";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { composeClusterHealth, type ClusterHealth } from "@/lib/signals/cluster-health";
 import { connect, type KubeAccess } from "@/lib/sources/kube/client";
-import { judgeRound } from "@/lib/incidents/judge";
+import { judgeRound } from "@/lib/incidents/rounds/judge";
 import { publishHealth, registerCluster, setMonitorRole } from "@/lib/live/registry";
 import { commitRound, loadPersisted, newMemo, type CommittedRound, type PersistMemo } from "@/lib/store/persist";
 import type { Refusal } from "@/lib/text/refusal";

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { setDatabaseUrl } from "@/lib/env";
-import { acknowledgeIncident, resolveIncident } from "@/lib/incidents/actions";
-import { applyRound } from "@/lib/incidents/apply-round";
-import { joinIncident, openIncident, refreshSuspects } from "@/lib/incidents/membership";
+import { acknowledgeIncident, resolveIncident } from "@/lib/incidents/members/actions";
+import { applyRound } from "@/lib/incidents/rounds/apply-round";
+import { joinIncident, openIncident, refreshSuspects } from "@/lib/incidents/members/membership";
 import { inTransaction } from "@/lib/incidents/tx";
 import { parseRulesConfig } from "@/lib/incident-rules-config";
 import { NotifyReceivers, NotifyRetry, type NotifyReceiver } from "@/lib/notify-config";
@@ -50,7 +50,7 @@ const member = (subject: string) => ({
   signal: "openbao.sealed",
   subject,
   source: "alert" as const,
-  state: "firing",
+  state: "critical" as const,
   detail: "sealed",
   severity: "critical" as const,
 });

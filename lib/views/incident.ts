@@ -2,7 +2,7 @@ import "server-only";
 import { signalLinks } from "@/lib/catalog/signal-links";
 import { loadEnv } from "@/lib/env";
 import { IncidentId } from "@/lib/incidents/schemas";
-import { isMonitored, loadIncidentWithLive, runbookChoices } from "@/lib/incidents/view-data";
+import { isMonitored, loadIncidentWithLive, runbookChoices } from "@/lib/incidents/history/view-data";
 import { titleMaps } from "@/lib/catalog/queries";
 import { toJson } from "./json";
 import { readStore } from "./store-down";

@@ -2,7 +2,7 @@ import "server-only";
 import { getDb } from "@/lib/db/client";
 import { loadEnv } from "@/lib/env";
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
-import { listIncidentHistory } from "@/lib/incidents/history";
+import { listIncidentHistory } from "@/lib/incidents/history/history";
 import { fieldErrors } from "@/lib/errors";
 import { IncidentListQuery } from "@/lib/incidents/schemas";
 import { listMonitoredNames } from "@/lib/live/registry";

@@ -1,7 +1,7 @@
 import "server-only";
 import { getCatalog, getComponentMap } from "@/lib/catalog/queries";
 import { loadEnv } from "@/lib/env";
-import { loadWalkSession, type WalkSession } from "@/lib/incidents/walk-session";
+import { loadWalkSession, type WalkSession } from "@/lib/incidents/sessions/walk-session";
 import { getVersionedHealth } from "@/lib/live/registry";
 import { getRunbook } from "@/lib/catalog/runbooks";
 import { titleMaps } from "@/lib/catalog/queries";

@@ -5,7 +5,6 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { IncidentView } from "@/components/incidents/incident-view";
 import { StoreDown } from "@/components/incidents/store-down";
-import type { IncidentDetailView } from "@/components/incidents/types";
 import { incidentNumber, loadIncidentPage } from "@/lib/views/incident";
 
 type Params = Promise<{ id: string }>;
@@ -40,8 +39,7 @@ export default async function IncidentPage({ params }: { params: Params }) {
     <>
       {breadcrumbs}
       <IncidentView
-        // Suspects, sessions and payloads are JSON columns; the view type says what the API puts in them.
-        initial={data.detail as unknown as IncidentDetailView}
+        initial={data.detail}
         links={data.links}
         runbooks={data.runbooks}
         runbookTitles={data.runbookTitles}

@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { route } from "@/lib/http/route";
-import { listIncidentHistory } from "@/lib/incidents/history";
+import { listIncidentHistory } from "@/lib/incidents/history/history";
 import { IncidentListQuery } from "@/lib/incidents/schemas";
 
 export const dynamic = "force-dynamic";

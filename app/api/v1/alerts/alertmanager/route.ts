@@ -1,8 +1,8 @@
 import { getDb } from "@/lib/db/client";
 import { route } from "@/lib/http/route";
 import { WebhookSearch } from "@/lib/incidents/schemas";
-import { receiveDelivery } from "@/lib/incidents/webhook";
-import { WEBHOOK_BODY } from "@/lib/incidents/webhook-body";
+import { receiveDelivery } from "@/lib/incidents/alerts/webhook";
+import { WEBHOOK_BODY } from "@/lib/incidents/alerts/webhook-body";
 
 /**
  * Alertmanager's webhook (docs/alertmanager.md). 200 once every valid alert is committed, with one outcome per

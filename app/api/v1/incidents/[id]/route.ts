@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { route } from "@/lib/http/route";
-import { getIncidentDetail } from "@/lib/incidents/detail";
+import { getIncidentDetail } from "@/lib/incidents/history/detail";
 import { IncidentParams } from "@/lib/incidents/schemas";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { actorOf } from "@/lib/auth/identify";
 import { getDb } from "@/lib/db/client";
 import { route } from "@/lib/http/route";
-import { acknowledgeIncident } from "@/lib/incidents/actions";
+import { acknowledgeIncident } from "@/lib/incidents/members/actions";
 import { AcknowledgeBody, IncidentParams } from "@/lib/incidents/schemas";
 
 /** Body: { note? }; the actor is the signed-in person. 409 when already acknowledged or resolved. */

@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { attachment, route } from "@/lib/http/route";
-import { exportPostmortem } from "@/lib/incidents/detail";
+import { exportPostmortem } from "@/lib/incidents/history/detail";
 import { ExportQuery, IncidentParams } from "@/lib/incidents/schemas";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { actorOf } from "@/lib/auth/identify";
 import { getDb } from "@/lib/db/client";
 import { json, route } from "@/lib/http/route";
-import { addNote } from "@/lib/incidents/actions";
+import { addNote } from "@/lib/incidents/members/actions";
 import { IncidentParams, NoteBody, NoteHeaders } from "@/lib/incidents/schemas";
 
 /** Body: { text }; the actor is the signed-in person. An Idempotency-Key header makes a retried request add the note once (200 instead of 201). */

@@ -1,7 +1,7 @@
 import { actorOf } from "@/lib/auth/identify";
 import { getDb } from "@/lib/db/client";
 import { route } from "@/lib/http/route";
-import { resolveIncident } from "@/lib/incidents/actions";
+import { resolveIncident } from "@/lib/incidents/members/actions";
 import { IncidentParams, ResolveBody } from "@/lib/incidents/schemas";
 
 /** Body: { resolution? }; the actor is the signed-in person. 409 when already resolved. */

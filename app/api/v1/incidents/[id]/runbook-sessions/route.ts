@@ -1,7 +1,7 @@
 import { actorOf } from "@/lib/auth/identify";
 import { getDb } from "@/lib/db/client";
 import { route } from "@/lib/http/route";
-import { startRunbookSession } from "@/lib/incidents/runbook-sessions";
+import { startRunbookSession } from "@/lib/incidents/sessions/runbook-sessions";
 import { IncidentParams, StartSessionBody } from "@/lib/incidents/schemas";
 
 /** Starts a runbook for the incident. Body: { runbookId? }; the actor is the signed-in person (without one, the best match for its suspects). */

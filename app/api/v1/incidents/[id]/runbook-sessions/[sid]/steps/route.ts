@@ -1,8 +1,8 @@
 import { actorOf } from "@/lib/auth/identify";
 import { getDb } from "@/lib/db/client";
 import { route } from "@/lib/http/route";
-import { liveSignalsOf } from "@/lib/incidents/detail";
-import { recordRunbookStep } from "@/lib/incidents/runbook-sessions";
+import { liveSignalsOf } from "@/lib/incidents/history/detail";
+import { recordRunbookStep } from "@/lib/incidents/sessions/runbook-sessions";
 import { SessionParams, StepBody } from "@/lib/incidents/schemas";
 
 /** Records the answer to the step the session stands at. Body: { node, answer?, note?, evidence? }. */

@@ -1,0 +1,137 @@
+import { z } from "zod";
+import { SLUG } from "@/lib/content/ids";
+import type { Severity } from "../rules/rule-types";
+
+// Alertmanager's webhook payload (version 4) and how an alert maps onto Faultline (docs/alertmanager.md).
+
+/** The largest delivery accepted whole; past either bound Faultline answers 503 so Alertmanager keeps the group. */
+export const ALERTMANAGER_BODY_LIMIT = 64 * 1024 * 1024;
+export const ALERTMANAGER_ALERT_LIMIT = 100_000;
+
+// Values are cleaned (lib/text/outside-text.ts) before they are parsed: long ones are clipped, not refused.
+const Labels = z.record(z.string(), z.string());
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const Timestamp = z.string().refine((s) => RFC3339.test(s) && !Number.isNaN(Date.parse(s)), "must be an RFC 3339 time");
+
+export const AlertmanagerAlert = z.object({
+  status: z.enum(["firing", "resolved"]),
+  labels: Labels,
+  annotations: Labels.default({}),
+  startsAt: Timestamp,
+  endsAt: Timestamp.optional(),
+  generatorURL: z.string().optional(),
+  fingerprint: z.string().min(1).max(200),
+});
+export type AlertmanagerAlert = z.infer<typeof AlertmanagerAlert>;
+
+export const AlertmanagerPayload = z.object({
+  version: z.literal("4", { message: 'must be "4" (Alertmanager webhook version 4)' }),
+  groupKey: z.string(),
+  truncatedAlerts: z.number().int().min(0).optional(),
+  status: z.enum(["firing", "resolved"]),
+  receiver: z.string(),
+  groupLabels: Labels.default({}),
+  commonLabels: Labels.default({}),
+  commonAnnotations: Labels.default({}),
+  externalURL: z.string().default(""),
+  alerts: z.array(AlertmanagerAlert).min(1, "must hold at least one alert").max(ALERTMANAGER_ALERT_LIMIT),
+});
+export type AlertmanagerPayload = z.infer<typeof AlertmanagerPayload>;
+
+/** The `faultline_origin` label of the alerts Faultline's shipped rules make from its own metrics. */
+export const FAULTLINE_ORIGIN = "faultline";
+
+export interface MappedAlert {
+  cluster: string;
+  signal: string;
+  subject: string;
+  alertname: string;
+  severity: Severity;
+  title: string;
+  status: "firing" | "resolved";
+  startsAt: Date;
+  endsAt: Date | null;
+  /** Alertmanager's own alert fingerprint (not Faultline's member key): with startsAt and status, what makes a delivery the same alert. */
+  alertFingerprint: string;
+  /** Catalog and runbook ids the alert named (checked against the catalog by the caller). */
+  catalogIds: string[];
+  runbookIds: string[];
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  generatorURL: string | null;
+}
+
+const first = (labels: Record<string, string>, names: string[]) => names.map((n) => labels[n]?.trim()).find((v) => v);
+
+function severityOf(value: string | undefined): Severity {
+  const v = (value ?? "").toLowerCase();
+  if (["critical", "page", "error", "high", "emergency", "fatal"].includes(v)) return "critical";
+  if (["info", "informational", "none", "low"].includes(v)) return "info";
+  return "warning";
+}
+
+/** Catalog or runbook ids in a URL's path: …/catalog/<id> or …/runbooks/<id> (any host, so a proxy prefix works). */
+export function idsFromUrl(url: string | undefined): { catalog: string[]; runbooks: string[] } {
+  const found = { catalog: [] as string[], runbooks: [] as string[] };
+  if (!url) return found;
+  let pathname: string;
+  try {
+    pathname = new URL(url, "http://x").pathname;
+  } catch {
+    return found;
+  }
+  const match = pathname.match(/\/(catalog|runbooks)\/([^/?#]+)\/?$/);
+  if (match && SLUG.test(match[2])) found[match[1] as "catalog" | "runbooks"].push(match[2]);
+  return found;
+}
+
+/** Maps one alert; `defaultCluster` comes from the webhook URL's ?cluster= when the alert has no cluster label. */
+export function mapAlert(alert: AlertmanagerAlert, payload: Pick<AlertmanagerPayload, "commonLabels">, defaultCluster: string | undefined): MappedAlert {
+  const labels = { ...payload.commonLabels, ...alert.labels };
+  const annotations = alert.annotations;
+  const alertname = labels.alertname ?? "unnamed-alert";
+  const catalogIds = new Set<string>();
+  const runbookIds = new Set<string>();
+  for (const id of [labels.faultline_catalog_id, annotations.faultline_catalog_id])
+    if (id)
+      id.split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .forEach((s) => catalogIds.add(s));
+  for (const id of [labels.faultline_runbook_id, annotations.faultline_runbook_id])
+    if (id)
+      id.split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .forEach((s) => runbookIds.add(s));
+  for (const url of [annotations.runbook_url, annotations.catalog_url, labels.runbook_url]) {
+    const ids = idsFromUrl(url);
+    ids.catalog.forEach((id) => catalogIds.add(id));
+    ids.runbooks.forEach((id) => runbookIds.add(id));
+  }
+  // An alert on Faultline's own signal (deploy/prometheus/) restates evidence Faultline already ranks; naming every
+  // failure mode the signal detects would outweigh the details that tell them apart, so its ids are not links.
+  if (labels.faultline_origin === FAULTLINE_ORIGIN) {
+    catalogIds.clear();
+    runbookIds.clear();
+  }
+  const subject = first(labels, ["faultline_subject", "subject", "node", "instance", "pod", "service", "job"]) ?? "cluster";
+  const endsAt = alert.endsAt && !alert.endsAt.startsWith("0001-") ? new Date(alert.endsAt) : null;
+  return {
+    cluster: first(labels, ["faultline_cluster", "cluster", "cluster_name", "k8s_cluster"]) ?? defaultCluster ?? "alertmanager",
+    signal: first(labels, ["faultline_signal", "signal"]) ?? alertname,
+    subject,
+    alertname,
+    severity: severityOf(labels.severity),
+    title: (annotations.summary ?? annotations.title ?? `${alertname} (${subject})`).slice(0, 300),
+    status: alert.status,
+    startsAt: new Date(alert.startsAt),
+    endsAt,
+    alertFingerprint: alert.fingerprint,
+    catalogIds: [...catalogIds],
+    runbookIds: [...runbookIds],
+    labels,
+    annotations,
+    generatorURL: alert.generatorURL ?? null,
+  };
+}

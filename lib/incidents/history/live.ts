@@ -1,0 +1,21 @@
+import type { Signal } from "@/lib/signals/signal-model";
+import { getRunbook } from "@/lib/catalog/runbooks";
+import { nodeMap } from "@/lib/runbooks/walk";
+import type { IncidentDetail } from "./queries";
+import { suggestAnswer, type Suggestion } from "../suspects/suggest";
+
+// What live data says about an incident right now: its signals' current states, and for each unfinished
+// runbook session the answer live data suggests for the step it stands at.
+
+export function describeLive(detail: IncidentDetail, signals: Signal[]) {
+  const ids = new Set(detail.members.map((m) => m.signal));
+  const current = signals.filter((s) => ids.has(s.id)).map((s) => ({ signal: s.id, subject: s.subject, state: s.state, detail: s.detail }));
+  const suggestions: { sessionId: number; node: string; suggestion: Suggestion | null }[] = [];
+  for (const session of detail.sessions) {
+    if (session.finishedAt) continue;
+    const runbook = getRunbook(session.runbookId);
+    const node = runbook && nodeMap(runbook).get(session.path[session.path.length - 1]);
+    if (node) suggestions.push({ sessionId: session.id, node: node.id, suggestion: suggestAnswer(node, signals) ?? null });
+  }
+  return { signals: current, suggestions };
+}
