@@ -3,7 +3,6 @@
 import { useState } from "react";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { clock, utc } from "@/components/ui/time";
-import { RecordedStep } from "@/lib/incidents/stored";
 import type { TimelineEvent } from "./types";
 
 const KIND: Record<string, { label: string; tone: Tone }> = {
@@ -69,9 +68,8 @@ function Details({ event }: { event: TimelineEvent }) {
   if (event.kind === "signal_transition" && p.detail) return <div className="muted small">{String(p.detail)}</div>;
   if (event.kind.startsWith("notification_")) return <NotificationDetails payload={p} />;
   if (event.kind !== "runbook_step") return null;
-  const read = RecordedStep.safeParse(p);
-  if (!read.success) return null;
-  const step = read.data;
+  const step = event.step;
+  if (!step) return null;
   return (
     <div className="step-record small">
       {step.suggested ? (

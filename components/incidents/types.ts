@@ -1,6 +1,6 @@
 import type { IncidentSummary } from "@/lib/incidents/history/queries";
 import type { getIncidentDetail } from "@/lib/incidents/history/detail";
-import type { RecordedStep, StoredSuspect } from "@/lib/incidents/stored";
+import type { StoredSuspect } from "@/lib/incidents/stored";
 import type { Jsonify } from "@/lib/views/json";
 
 // The incidents API's JSON as the browser receives it (dates as ISO strings).
@@ -19,7 +19,6 @@ export type IncidentDetailView = Jsonify<Awaited<ReturnType<typeof getIncidentDe
 
 /** A ranked suspect as stored (lib/incidents/stored.ts), as JSON. */
 export type SuspectView = Jsonify<StoredSuspect>;
-export type RecordedStepView = Jsonify<RecordedStep>;
 export type SessionView = IncidentDetailView["sessions"][number];
 export type TimelineEvent = IncidentDetailView["timeline"][number];
 /** One member of an incident as the API shows it. */

@@ -2,7 +2,7 @@ import { Prisma } from "@/lib/db/generated/client";
 import { encodeCursor, type ListKey } from "./cursor";
 import type { SearchQuery, SearchTerm } from "./search";
 import { estimateMatches } from "./search-estimate";
-import { readOr, readPath, readSteps, readSuspects } from "../stored";
+import { readOr, readPath, readSteps, readSuspects, RecordedStep } from "../stored";
 import type { Db } from "../tx";
 
 // Reads for the API and the pages. Lists put what needs attention first: open, then acknowledged, then
@@ -141,6 +141,8 @@ const eventView = (e: { id: bigint; at: Date; kind: string; actor: string; summa
   actor: e.actor,
   summary: e.summary,
   payload: payloadOf(e.payload),
+  /** A runbook step's record, read here through its schema so the browser needs none; null when it does not parse. */
+  step: e.kind === "runbook_step" ? (RecordedStep.safeParse(e.payload).data ?? null) : null,
 });
 
 /** One incident with its member keys, timeline (oldest first, the latest 2,000), suspects and runbook sessions. */
