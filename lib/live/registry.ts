@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import type { KmsMatrix } from "@/lib/model/kms-types";
 import { classifyRows, viewOfHealth, type HealthInView, type HealthRow } from "@/lib/signals/health-view";
+import { processSlot } from "@/lib/process-slot";
 import { emitHealth, emitHealthView, listensToWholeHealth } from "./bus";
 import { diffHealth, type HealthPush } from "./health-push";
 
@@ -24,12 +25,10 @@ interface Entry {
   fingerprint?: string;
 }
 
-const KEY = Symbol.for("faultline.live-registry");
+const registry = processSlot<Map<string, Entry>>("live-registry");
 
 function entries(): Map<string, Entry> {
-  const store = globalThis as unknown as Record<symbol, Map<string, Entry> | undefined>;
-  store[KEY] ??= new Map();
-  return store[KEY];
+  return registry.getOrCreate(() => new Map());
 }
 
 /** A cluster is monitored from now on (again: its health and version carry over). */
