@@ -14,7 +14,8 @@ import { pollOnce } from "./monitor";
 let sim: DemoMonitor;
 const requests: { at: number; url: string }[] = [];
 const listen = () =>
-  (sim.server as unknown as { server: Server }).server.on("request", (req: IncomingMessage) => requests.push({ at: Date.now(), url: req.url ?? "" }));
+  // The simulator's own HTTP server (private: the tests alone listen to its requests).
+  sim.server["server"]!.on("request", (req: IncomingMessage) => requests.push({ at: Date.now(), url: req.url ?? "" }));
 
 beforeAll(async () => {
   sim = await startDemoMonitor();
