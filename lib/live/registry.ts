@@ -22,7 +22,8 @@ interface Entry {
   /** The view of `health`, made when first asked for. */
   view?: HealthInView;
   version: number;
-  fingerprint?: string;
+  /** healthDigest of `health`: a new health with the same digest changes nothing a viewer sees. */
+  digest?: string;
 }
 
 const registry = processSlot<Map<string, Entry>>("live-registry");
@@ -45,7 +46,7 @@ export function setMonitorRole(name: string, role: MonitorRole): void {
 }
 
 /** What a viewer would notice: statuses, reasons, signal states, sources up or down; not the clock. */
-export function fingerprint(health: ClusterHealth): string {
+export function healthDigest(health: ClusterHealth): string {
   const visible = {
     summary: health.summary,
     cells: health.matrix?.cells.map((c) => [c.node, c.keyID, c.status, c.kekID, c.detail, c.stale, c.future, c.orphaned]),
@@ -64,9 +65,9 @@ export function publishHealth(health: ClusterHealth): HealthPush | undefined {
   const entry = entries().get(health.name)!;
   entry.health = health;
   entry.view = undefined;
-  const print = fingerprint(health);
-  if (entry.fingerprint === print) return undefined;
-  entry.fingerprint = print;
+  const digest = healthDigest(health);
+  if (entry.digest === digest) return undefined;
+  entry.digest = digest;
   const base = entry.pushed ? entry.version : null;
   entry.version += 1;
   // The whole health is diffed only for a page that listens to it (the view's push is what /health takes).
