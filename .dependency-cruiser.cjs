@@ -3,6 +3,96 @@
 const IO = "^(node:)?(fs|fs/promises|net|http|https|http2|tls|dns|child_process|worker_threads|dgram)$";
 const SERVER_ONLY = ["^server-only$", "^lib/db/", "^lib/monitor/", "^lib/store/", "^lib/sources/(kube|probes|prometheus)/", "^node:"];
 
+// Which lib/ folders and lone lib/ files each one may import (its own tests may import anything): the "may import"
+// column of docs/architecture.md's stages table, which must say the same. A lone file counts as its own folder.
+const MAY_IMPORT = {
+  // The live pipeline, in the order the data flows.
+  "lib/sources": ["lib/text", "lib/clusters", "lib/free-port.ts"],
+  "lib/model": ["lib/sources"],
+  "lib/signals": ["lib/model", "lib/sources", "lib/text"],
+  "lib/store": ["lib/signals", "lib/sources", "lib/text"],
+  "lib/incidents": [
+    "lib/store",
+    "lib/signals",
+    "lib/live",
+    "lib/notifications",
+    "lib/diagnosis",
+    "lib/catalog",
+    "lib/runbooks",
+    "lib/content",
+    "lib/db",
+    "lib/text",
+    "lib/errors.ts",
+    "lib/incident-rules-config.ts",
+  ],
+  "lib/notifications": ["lib/db", "lib/env.ts", "lib/notify-config.ts", "lib/catalog", "lib/text", "lib/live", "lib/process-slot.ts"],
+  "lib/live": ["lib/signals", "lib/model", "lib/process-slot.ts"],
+  "lib/monitor": [
+    "lib/sources",
+    "lib/model",
+    "lib/signals",
+    "lib/store",
+    "lib/incidents",
+    "lib/live",
+    "lib/exporter",
+    "lib/db",
+    "lib/text",
+    "lib/env.ts",
+    "lib/process-slot.ts",
+  ],
+  "lib/exporter": ["lib/metrics.ts", "lib/live", "lib/db", "lib/signals", "lib/catalog", "lib/incidents", "lib/text", "lib/process-slot.ts"],
+  // The web.
+  "lib/http": ["lib/errors.ts", "lib/text", "lib/metrics.ts", "lib/host-entry.ts", "lib/auth"],
+  "lib/auth": ["lib/db", "lib/env.ts", "lib/auth-config.ts", "lib/text", "lib/errors.ts", "lib/process-slot.ts"],
+  "lib/views": [
+    "lib/incidents",
+    "lib/live",
+    "lib/signals",
+    "lib/catalog",
+    "lib/runbooks",
+    "lib/blast-radius",
+    "lib/demo",
+    "lib/db",
+    "lib/env.ts",
+    "lib/errors.ts",
+    "lib/incident-rules-config.ts",
+  ],
+  // The content, and what reads it.
+  "lib/content": [],
+  "lib/runbooks": ["lib/content"],
+  "lib/blast-radius": ["lib/content", "lib/runbooks"],
+  "lib/catalog": ["lib/content", "lib/runbooks", "lib/blast-radius", "lib/errors.ts"],
+  "lib/diagnosis": ["lib/catalog", "lib/runbooks"],
+  "lib/clusters": ["lib/content"],
+  // Below every stage, or beside them.
+  "lib/text": [],
+  "lib/db": ["lib/catalog", "lib/env.ts", "lib/free-port.ts", "lib/process-slot.ts"],
+  "lib/demo": ["lib/sources", "lib/env.ts", "lib/errors.ts", "lib/process-slot.ts"],
+  "lib/startup.ts": ["lib/db", "lib/monitor", "lib/notifications", "lib/demo", "lib/catalog", "lib/clusters", "lib/env.ts"],
+  "lib/env.ts": ["lib/auth-config.ts", "lib/notify-config.ts", "lib/incident-rules-config.ts", "lib/host-entry.ts", "lib/json-var.ts"],
+  "lib/auth-config.ts": ["lib/json-var.ts"],
+  "lib/metrics.ts": ["lib/process-slot.ts"],
+  "lib/after-paint.ts": [],
+  "lib/build-state.ts": [],
+  "lib/child-env.ts": [],
+  "lib/errors.ts": [],
+  "lib/free-port.ts": [],
+  "lib/host-entry.ts": [],
+  "lib/incident-rules-config.ts": [],
+  "lib/json-var.ts": [],
+  "lib/notify-config.ts": [],
+  "lib/process-slot.ts": [],
+};
+
+const pathOf = (entry) => (/\.tsx?$/.test(entry) ? `^${entry.replace(/\./g, "\\.")}$` : `^${entry}/`);
+const mayImport = Object.entries(MAY_IMPORT).map(([entry, allowed]) => ({
+  name: `${entry.slice("lib/".length)}-may-import`,
+  comment: `${entry} imports from lib/ ${allowed.length > 0 ? `only ${allowed.join(", ")}` : "nothing"} (docs/architecture.md, "The stages").`,
+  severity: "error",
+  from: { path: pathOf(entry), pathNot: "\\.test\\.tsx?$" },
+  to: { path: "^lib/", pathNot: [pathOf(entry), ...allowed.map(pathOf)] },
+}));
+
 module.exports = {
   forbidden: [
     {
@@ -52,6 +142,7 @@ module.exports = {
       from: { path: "^(lib|app|components)/", pathNot: "\\.test\\.tsx?$" },
       to: { path: ["^test/", "\\.test\\.tsx?$", "^e2e/"] },
     },
+    ...mayImport,
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -76,7 +76,10 @@ test("every page renders, hydrates and styles its diagrams under the CSP with no
     const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
     expect(scripts.length, url).toBeGreaterThan(0);
     for (const tag of scripts) expect(tag, url).toContain(`nonce="${nonce}"`);
-    await page.waitForFunction(() => Boolean((window as unknown as { next?: { version?: string } }).next?.version));
+    await page.waitForFunction(() => {
+      const w: Window & { next?: { version?: string } } = window;
+      return Boolean(w.next?.version);
+    });
     await page.waitForLoadState("networkidle");
     expect(problems, url).toEqual([]);
   }

@@ -136,6 +136,9 @@ test("every forged state change is refused with its reason, and nothing changes"
   await request.delete("/api/v1/demo/scenarios/clock-skew", sameOrigin());
 });
 
+/** What the hostile page's script leaves on its window. */
+type HostileWindow = Window & { done?: boolean; results?: string[] };
+
 /** A page on another local origin that posts forms, calls fetch() and frames Faultline, as a hostile site would. */
 function hostilePage(target: Target): string {
   const form = (i: number, action: string, enctype: string, fields: string) =>
@@ -192,8 +195,18 @@ test("a hostile page on another local origin can neither act through the browser
       if (r.url().startsWith(ORIGIN) && r.request().method() === "POST") refused.push(`${r.status()} ${r.url()}`);
     });
     await page.goto(hostileUrl);
-    await page.waitForFunction(() => (window as unknown as { done?: boolean }).done === true, undefined, { timeout: 15_000 });
-    const results = await page.evaluate(() => (window as unknown as { results: string[] }).results);
+    await page.waitForFunction(
+      () => {
+        const w: HostileWindow = window;
+        return w.done === true;
+      },
+      undefined,
+      { timeout: 15_000 },
+    );
+    const results = await page.evaluate(() => {
+      const w: HostileWindow = window;
+      return w.results!;
+    });
     // Every CORS call stopped at the preflight; nothing the page sent came back 2xx.
     expect(results.filter((r) => r.startsWith("cors"))).toEqual(Array(4).fill("cors blocked"));
     await expect.poll(() => refused.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(5);

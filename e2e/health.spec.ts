@@ -120,7 +120,8 @@ test("open pages are told of a change by server push, and the push carries what 
     () =>
       new Promise<void>((opened) => {
         const source = new EventSource("/api/v1/clusters/demo/events");
-        (window as unknown as { heard: Promise<string> }).heard = new Promise<string>((resolve) => {
+        const w: Window & { heard?: Promise<string> } = window;
+        w.heard = new Promise<string>((resolve) => {
           source.addEventListener("health", (event) => {
             const data = (event as MessageEvent).data as string;
             const push = JSON.parse(data) as { patch: { signals?: { put?: Put[] } } };
@@ -134,7 +135,11 @@ test("open pages are told of a change by server push, and the push carries what 
       }),
   );
   await scenario(request, "kms-plugin-unavailable", { node: "master-0" });
-  const push = JSON.parse(await page.evaluate(() => (window as unknown as { heard: Promise<string> }).heard)) as {
+  const heard = await page.evaluate(() => {
+    const w: Window & { heard?: Promise<string> } = window;
+    return w.heard!;
+  });
+  const push = JSON.parse(heard) as {
     cluster: string;
     version: number;
     base: number | null;

@@ -9,6 +9,19 @@ interface ApiRunbook {
   edges: { from: string; to: string; label?: string }[];
 }
 
+/** The part of the page's global `mermaid` (mermaid.min.js) this test reads: the flowchart's own graph. */
+interface FlowchartMermaid {
+  initialize: (c: object) => void;
+  mermaidAPI: {
+    getDiagramFromText: (t: string) => Promise<{
+      db: {
+        getVertices: () => Map<string, { id: string; type: string; text: string }>;
+        getEdges: () => { start: string; end: string; text: string }[];
+      };
+    }>;
+  };
+}
+
 // Mermaid keeps labels HTML-escaped; Faultline's labels are plain text.
 const plain = (text: string) =>
   text
@@ -27,21 +40,8 @@ test("Mermaid's own parser reads every runbook as the same graph Faultline's par
   for (const { id } of runbooks as { id: string }[]) {
     const runbook = (await (await request.get(`/api/v1/runbooks/${id}`)).json()) as ApiRunbook;
     const mermaid = await page.evaluate(async (text) => {
-      const m = (
-        window as unknown as {
-          mermaid: {
-            initialize: (c: object) => void;
-            mermaidAPI: {
-              getDiagramFromText: (t: string) => Promise<{
-                db: {
-                  getVertices: () => Map<string, { id: string; type: string; text: string }>;
-                  getEdges: () => { start: string; end: string; text: string }[];
-                };
-              }>;
-            };
-          };
-        }
-      ).mermaid;
+      const w: Window & { mermaid?: FlowchartMermaid } = window;
+      const m = w.mermaid!;
       m.initialize({ startOnLoad: false, securityLevel: "strict" });
       const diagram = await m.mermaidAPI.getDiagramFromText(text);
       return {
@@ -85,7 +85,8 @@ test("measure: the largest runbook becomes interactive, and guided steps move, q
   // Input-to-next-paint of real clicks on the answer buttons (the Event Timing API, as INP measures it).
   await page.evaluate(() => {
     const store: number[] = [];
-    (window as unknown as { __eventTimings: number[] }).__eventTimings = store;
+    const w: Window & { __eventTimings?: number[] } = window;
+    w.__eventTimings = store;
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) if (entry.name === "click") store.push(entry.duration);
     }).observe({ type: "event", durationThreshold: 16, buffered: true } as PerformanceObserverInit);
@@ -99,7 +100,10 @@ test("measure: the largest runbook becomes interactive, and guided steps move, q
     await expect(label).not.toHaveText(before!);
     await page.waitForTimeout(100);
   }
-  const steps = await page.evaluate(() => (window as unknown as { __eventTimings: number[] }).__eventTimings);
+  const steps = await page.evaluate(() => {
+    const w: Window & { __eventTimings?: number[] } = window;
+    return w.__eventTimings!;
+  });
   const result = { runbook: largest.id, nodes: largest.steps, interactiveMs: samples, stepMs: steps.map((t) => Math.round(t * 10) / 10) };
   mkdirSync("test-results", { recursive: true });
   writeFileSync("test-results/runbook-perf.json", JSON.stringify(result, null, 2));

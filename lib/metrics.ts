@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { processSlot } from "@/lib/process-slot";
 
 // One registry per process, shared by the HTTP server wrapper and the /metrics route even when
 // the bundler loads this module twice: it lives on globalThis under a registered symbol.
@@ -9,7 +10,7 @@ interface Metrics {
   httpDuration: Histogram<"method" | "route" | "status">;
 }
 
-const KEY = Symbol.for("faultline.metrics");
+const metrics = processSlot<Metrics>("metrics");
 
 function createMetrics(): Metrics {
   const registry = new Registry();
@@ -33,9 +34,7 @@ function createMetrics(): Metrics {
 }
 
 export function getMetrics(): Metrics {
-  const store = globalThis as unknown as Record<symbol, Metrics | undefined>;
-  store[KEY] ??= createMetrics();
-  return store[KEY];
+  return metrics.getOrCreate(createMetrics);
 }
 
 export function observeRequest(method: string, route: string, status: number, seconds: number): void {

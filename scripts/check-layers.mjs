@@ -1,8 +1,11 @@
 // The layering check of `npm test` (npm run check:layers): dependency-cruiser applies the rules in
 // .dependency-cruiser.cjs (no file cycles, pure model and signals, no server code in components, no test code
-// in the product), then this script checks that no two lib/ folders import each other, directly or round about.
+// in the product, each lib folder imports only what its MAY_IMPORT row lists), then this script checks that every
+// lib folder and lone lib file has such a row and that no two lib/ folders import each other, directly or round about.
 // `--graph` also prints which lib folders each one imports (the data flow of docs/architecture.md).
 import { execFileSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { createRequire } from "node:module";
 
 const cruise = () => {
   try {
@@ -74,6 +77,14 @@ if (process.argv.includes("--graph")) {
   console.log("lib folders and the lib folders they import:");
   for (const n of nodes) console.log(`  ${n} -> ${[...(edges.get(n)?.keys() ?? [])].sort().join(", ") || "(nothing)"}`);
 }
+// A folder or lone file without a MAY_IMPORT row would import anything unchecked.
+const tableRules = createRequire(import.meta.url)("../.dependency-cruiser.cjs").forbidden.filter((r) => r.name.endsWith("-may-import"));
+const unlisted = readdirSync("lib", { withFileTypes: true })
+  .filter((d) => d.isDirectory() || (/\.tsx?$/.test(d.name) && !/\.test\.tsx?$/.test(d.name)))
+  .map((d) => (d.isDirectory() ? `lib/${d.name}/` : `lib/${d.name}`))
+  .filter((entry) => !tableRules.some((r) => new RegExp(r.from.path).test(entry.endsWith("/") ? `${entry}x.ts` : entry)));
+for (const entry of unlisted) console.error(`layering: ${entry} has no row in MAY_IMPORT (.dependency-cruiser.cjs; docs/architecture.md's stages table)`);
+
 const violations = report.summary.violations;
 for (const v of violations) console.error(`layering: ${v.rule.name}: ${v.from} -> ${v.cycle ? v.cycle.map((c) => c.name ?? c).join(" -> ") : v.to}`);
 for (const c of cycles) {
@@ -81,6 +92,6 @@ for (const c of cycles) {
   for (const a of c) for (const b of c) if (a !== b) for (const f of (edges.get(a)?.get(b) ?? []).slice(0, 3)) console.error(`    ${f}`);
 }
 console.log(
-  `layering: ${report.summary.totalCruised} modules, ${report.summary.totalDependenciesCruised} imports; ${violations.length} rule violations, ${cycles.length} cycles between lib folders`,
+  `layering: ${report.summary.totalCruised} modules, ${report.summary.totalDependenciesCruised} imports; ${violations.length} rule violations, ${cycles.length} cycles between lib folders, ${unlisted.length} lib entries without a MAY_IMPORT row`,
 );
-process.exit(violations.length + cycles.length > 0 ? 1 : 0);
+process.exit(violations.length + cycles.length + unlisted.length > 0 ? 1 : 0);

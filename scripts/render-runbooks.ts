@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
+import type { Mermaid } from "mermaid";
 import { dependencyFlowchart, DEPENDENCY_DIAGRAM_ID } from "../lib/catalog/dependency-diagram";
 import { loadCatalog } from "../lib/catalog/load";
 import { RENDER_DIR, RENDER_ID, stampFor } from "../lib/runbooks/rendered";
@@ -26,8 +27,8 @@ async function main(): Promise<void> {
     await page.setContent("<!doctype html><html><body></body></html>");
     await page.addScriptTag({ path: "node_modules/mermaid/dist/mermaid.min.js" });
     await page.evaluate(() => {
-      const m = (window as unknown as { mermaid: { initialize: (c: object) => void } }).mermaid;
-      m.initialize({
+      const w: Window & { mermaid?: Mermaid } = window;
+      w.mermaid!.initialize({
         startOnLoad: false,
         securityLevel: "strict",
         theme: "dark",
@@ -45,8 +46,8 @@ async function main(): Promise<void> {
       if (!only.length && existsSync(file) && readFileSync(file, "utf8").startsWith(stampFor(diagram.flowchart, mermaidVersion))) continue;
       const svg = await page.evaluate(
         async ({ id, text }) => {
-          const m = (window as unknown as { mermaid: { render: (id: string, text: string) => Promise<{ svg: string }> } }).mermaid;
-          return (await m.render(id, text)).svg;
+          const w: Window & { mermaid?: Mermaid } = window;
+          return (await w.mermaid!.render(id, text)).svg;
         },
         { id: RENDER_ID, text: diagram.flowchart },
       );

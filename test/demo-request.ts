@@ -50,8 +50,8 @@ export function openStream(endpoints: DemoEndpoints, path: string, token: string
   const url = new URL(path, endpoints.url);
   const lib = url.protocol === "https:" ? https : http;
   let status = 0;
-  const stream = { ended: undefined as unknown as Promise<{ error?: NodeJS.ErrnoException }>, status: () => status, abort: () => undefined as void };
-  stream.ended = new Promise<{ error?: NodeJS.ErrnoException }>((resolve) => {
+  let abort = (): void => undefined;
+  const ended = new Promise<{ error?: NodeJS.ErrnoException }>((resolve) => {
     const req = lib.request(
       url,
       { headers: { Authorization: `Bearer ${token}` }, ...(endpoints.caPem ? { ca: endpoints.caPem } : {}), agent: false },
@@ -72,8 +72,9 @@ export function openStream(endpoints: DemoEndpoints, path: string, token: string
       },
     );
     req.on("error", (error: NodeJS.ErrnoException) => resolve({ error }));
-    stream.abort = () => req.destroy();
+    abort = () => req.destroy();
     req.end();
   });
-  return stream;
+  // The executor ran at once: `abort` already ends this request.
+  return { ended, status: () => status, abort: () => abort() };
 }

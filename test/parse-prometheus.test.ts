@@ -139,6 +139,6 @@ describe("parsePrometheusText, the rest of the format", () => {
   });
 
   it("never throws on input that is not text", () => {
-    expect(parsePrometheusText(undefined as unknown as string)).toEqual({ families: [], errors: [{ line: 0, message: "metrics body is not a string" }] });
+    expect(parsePrometheusText(undefined)).toEqual({ families: [], errors: [{ line: 0, message: "metrics body is not a string" }] });
   });
 });

@@ -45,7 +45,8 @@ const SUFFIXES: Partial<Record<MetricType, string[]>> = {
   summary: ["_sum", "_count"],
 };
 
-export function parsePrometheusText(text: string): ParsedPrometheus {
+/** Never throws: a body that is not text (an upstream's JSON, nothing at all) is an error of the result. */
+export function parsePrometheusText(text: unknown): ParsedPrometheus {
   const parsed: ParsedPrometheus = { families: [], errors: [] };
   if (typeof text !== "string") {
     parsed.errors.push({ line: 0, message: "metrics body is not a string" });

@@ -110,6 +110,6 @@ describe("parseWatchLine on bad input", () => {
   });
 
   it("does not throw on a value that is not a string", () => {
-    expect(parseWatchLine(7 as unknown as string)).toEqual({ kind: "problem", problem: "watch line is a number, not a string" });
+    expect(parseWatchLine(7)).toEqual({ kind: "problem", problem: "watch line is a number, not a string" });
   });
 });

@@ -32,7 +32,7 @@ export interface WatchProblem {
   raw?: string;
 }
 
-export function parseWatchLine(line: string): WatchEvent | WatchProblem {
+export function parseWatchLine(line: unknown): WatchEvent | WatchProblem {
   if (typeof line !== "string") return { kind: "problem", problem: `watch line is ${describeType(line)}, not a string` };
   const raw = mayHoldSecret(line) ? undefined : line;
   const problem = (text: string): WatchProblem => ({ kind: "problem", problem: text, ...(raw !== undefined ? { raw } : {}) });

@@ -1,6 +1,7 @@
 import * as oidc from "openid-client";
 import { loadEnv, type Env } from "@/lib/env";
 import { NotFound } from "@/lib/errors";
+import { processSlot } from "@/lib/process-slot";
 import { cleanText } from "@/lib/text/outside-text";
 import { recordAudit } from "./audit";
 import { principalOf } from "./principal";
@@ -125,14 +126,13 @@ export async function finishSignIn(request: Request): Promise<Response> {
 
 const RESERVED = (error: string) => error.includes("Faultline itself acts under");
 
-const REFRESHING = Symbol.for("faultline.oidc.refreshing");
+const refreshing = processSlot<Map<string, Promise<Session | undefined>>>("oidc.refreshing");
 
 /** An expired session with a refresh token gets new tokens; undefined when it cannot (then: sign in again). */
 export function refreshSession(id: string, session: Session): Promise<Session | undefined> {
   // A page's layouts and the page itself ask at once: one refresh per session, or a rotating provider would
   // see the same refresh token twice and revoke it.
-  const shared = globalThis as unknown as Record<symbol, Map<string, Promise<Session | undefined>> | undefined>;
-  const inflight = (shared[REFRESHING] ??= new Map());
+  const inflight = refreshing.getOrCreate(() => new Map());
   let pending = inflight.get(id);
   if (!pending) {
     pending = refreshOnce(id, session).finally(() => inflight.delete(id));

@@ -1,12 +1,13 @@
 import "server-only";
 import { getCatalog } from "@/lib/catalog/queries";
+import { processSlot } from "@/lib/process-slot";
 import { getDb } from "./client";
 import { prepareDatabase, type DatabaseState } from "./lifecycle";
 
 // Server start-up inside Next: the database (already started by `npm start`, or started here under
 // `next dev`), then a record of which build and catalog revision serve from now on.
 
-const KEY = Symbol.for("faultline.startup-recorded");
+const recorded = processSlot<Promise<DatabaseState>>("startup-recorded");
 
 function log(line: string): void {
   console.log(`[faultline] ${line}`);
@@ -20,7 +21,5 @@ async function bootstrap(version: string): Promise<DatabaseState> {
 }
 
 export function ensureDatabase(version: string): Promise<DatabaseState> {
-  const store = globalThis as unknown as Record<symbol, Promise<DatabaseState> | undefined>;
-  store[KEY] ??= bootstrap(version);
-  return store[KEY];
+  return recorded.getOrCreate(() => bootstrap(version));
 }

@@ -1,18 +1,17 @@
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { loadEnv } from "@/lib/env";
+import { processSlot } from "@/lib/process-slot";
 import { PrismaClient } from "./generated/client";
 
 // One PrismaClient per process (kept on globalThis so dev reloads do not open new pools).
 
-const KEY = Symbol.for("faultline.prisma");
+const client = processSlot<PrismaClient>("prisma");
 
 export function getDb(): PrismaClient {
-  const store = globalThis as unknown as Record<symbol, PrismaClient | undefined>;
-  if (!store[KEY]) {
+  return client.getOrCreate(() => {
     const url = loadEnv().DATABASE_URL;
     if (!url) throw new Error("the database is not started yet (DATABASE_URL unset)");
-    store[KEY] = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }) });
-  }
-  return store[KEY];
+    return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }) });
+  });
 }

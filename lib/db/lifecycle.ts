@@ -1,4 +1,5 @@
 import { loadEnv, setDatabaseUrl } from "@/lib/env";
+import { processSlot } from "@/lib/process-slot";
 import { startEmbeddedPostgres } from "./embedded";
 import { migrate } from "./migrate";
 
@@ -6,14 +7,12 @@ import { migrate } from "./migrate";
 // stop it. Used by scripts/start.ts before Next starts and by instrumentation under `next dev`;
 // the state lives on globalThis so both see one database.
 
-export const DATABASE_STATE_KEY = Symbol.for("faultline.database");
+const databaseState = processSlot<Promise<DatabaseState>>("database");
 
 export interface DatabaseState {
   embedded: boolean;
   stop: () => Promise<void>;
 }
-
-type Store = Record<symbol, Promise<DatabaseState> | undefined>;
 
 async function start(log: (line: string) => void): Promise<DatabaseState> {
   const env = loadEnv();
@@ -32,13 +31,11 @@ async function start(log: (line: string) => void): Promise<DatabaseState> {
 
 /** Starts and migrates the database once per process; later calls share the first result. */
 export function prepareDatabase(log: (line: string) => void): Promise<DatabaseState> {
-  const store = globalThis as unknown as Store;
-  store[DATABASE_STATE_KEY] ??= start(log);
-  return store[DATABASE_STATE_KEY];
+  return databaseState.getOrCreate(() => start(log));
 }
 
 export async function stopDatabase(): Promise<void> {
-  const pending = (globalThis as unknown as Store)[DATABASE_STATE_KEY];
+  const pending = databaseState.get();
   if (!pending) return;
   const state = await pending.catch(() => undefined);
   await state?.stop();

@@ -1,32 +1,32 @@
 import path from "node:path";
 import { loadEnv } from "@/lib/env";
+import { processSlot } from "@/lib/process-slot";
 import type { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { startSimulatedCluster, type RunningDemo } from "@/lib/demo/cluster/start";
 
 // The demo cluster that runs inside the server process while no real cluster is configured.
 // Kept on globalThis: instrumentation starts it, route handlers (another bundle) drive it.
 
-const KEY = Symbol.for("faultline.demo");
-type Store = Record<symbol, Promise<RunningDemo> | undefined>;
+const demo = processSlot<Promise<RunningDemo>>("demo");
 
 export function startDemoCluster(): Promise<RunningDemo> | undefined {
   const env = loadEnv();
   if (env.FAULTLINE_DEMO === "off" || env.FAULTLINE_CLUSTERS_FILE) return undefined;
-  const store = globalThis as unknown as Store;
-  store[KEY] ??= startSimulatedCluster({
-    name: "demo",
-    nodes: env.FAULTLINE_DEMO_NODES,
-    intervalMs: env.FAULTLINE_DEMO_INTERVAL_SECONDS * 1000,
-    // A real API server's cadence (about once a minute) unless FAULTLINE_DEMO_BOOKMARK_SECONDS says otherwise.
-    bookmarkIntervalMs: env.FAULTLINE_DEMO_BOOKMARK_SECONDS * 1000,
-    // Absolute, so the kubectl command the Game day page prints works from any directory.
-    dir: path.resolve(env.FAULTLINE_DATA_DIR, "demo"),
-  });
-  return store[KEY];
+  return demo.getOrCreate(() =>
+    startSimulatedCluster({
+      name: "demo",
+      nodes: env.FAULTLINE_DEMO_NODES,
+      intervalMs: env.FAULTLINE_DEMO_INTERVAL_SECONDS * 1000,
+      // A real API server's cadence (about once a minute) unless FAULTLINE_DEMO_BOOKMARK_SECONDS says otherwise.
+      bookmarkIntervalMs: env.FAULTLINE_DEMO_BOOKMARK_SECONDS * 1000,
+      // Absolute, so the kubectl command the Game day page prints works from any directory.
+      dir: path.resolve(env.FAULTLINE_DATA_DIR, "demo"),
+    }),
+  );
 }
 
 export async function getDemoCluster(): Promise<{ cluster: DemoCluster; sim: RunningDemo } | undefined> {
-  const pending = (globalThis as unknown as Store)[KEY];
+  const pending = demo.get();
   const sim = await pending?.catch(() => undefined);
   return sim ? { cluster: sim.server.cluster, sim } : undefined;
 }

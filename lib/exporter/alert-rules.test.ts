@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { loadCatalog } from "@/lib/catalog/load";
 import { deriveMetricSignals } from "@/lib/signals/derive-metric-signals";
-import type { KmsMetrics } from "@/lib/sources/kms-metric-types";
+import type { KmsMetricName, MetricSeries } from "@/lib/sources/kms-metric-types";
+import { sampleKmsMetrics } from "@/test/sample-metrics";
 import { entriesBySignal, renderRuleFiles, type RuleGroups } from "./alert-rules";
 import { PLUGIN_SUBJECT } from "./kms-alerts";
 import { RULE_FILES } from "./rule-files";
@@ -80,22 +81,22 @@ describe("the shipped alerting rules", () => {
 
   it("use the subjects Faultline derives from the same series (the convention the unit tests hold the rules to)", () => {
     // The series of the rules' unit tests, through Faultline's own derivation.
-    const series = (labels: Record<string, string>, value: number) => ({ labels, value, points: [] });
-    const answered = (s: ReturnType<typeof series>[]) => ({ answered: true, series: s });
-    const metrics = {
-      source: "prometheus",
-      at: new Date().toISOString(),
-      metrics: {
-        tokenTtl: answered([series({ node: "master-1", key_id: "2", instance: "10.0.0.11:8443" }, 100), series({ instance: "10.0.0.12:8443" }, 60)]),
-        certificateTtl: answered([]),
-        circuitBreaker: answered([series({ node: "master-0", key_id: "1", instance: "10.0.0.10:8443" }, 1)]),
-        requestRate: answered([series({ node: "master-1", instance: "10.0.0.11:6443", provider_name: "kms-provider-1", method: "Decrypt" }, 1.1)]),
-        errorRate: answered([series({ node: "master-1", instance: "10.0.0.11:6443", provider_name: "kms-provider-1", method: "Decrypt" }, 0.1)]),
-        identityWrites: answered([series({ node: "master-0", instance: "10.0.0.10:6443", resource: "secrets" }, 5)]),
-        latencyP99: answered([series({ node: "master-2", instance: "10.0.0.12:6443", provider_name: "kms-provider-1", method: "Status" }, 2.476)]),
-      },
-      errors: [],
-    } as unknown as KmsMetrics;
+    const series = (labels: Record<string, string>, value: number): MetricSeries => ({ labels, value, points: [] });
+    const given: Partial<Record<KmsMetricName, MetricSeries[]>> = {
+      tokenTtl: [series({ node: "master-1", key_id: "2", instance: "10.0.0.11:8443" }, 100), series({ instance: "10.0.0.12:8443" }, 60)],
+      certificateTtl: [],
+      circuitBreaker: [series({ node: "master-0", key_id: "1", instance: "10.0.0.10:8443" }, 1)],
+      requestRate: [series({ node: "master-1", instance: "10.0.0.11:6443", provider_name: "kms-provider-1", method: "Decrypt" }, 1.1)],
+      errorRate: [series({ node: "master-1", instance: "10.0.0.11:6443", provider_name: "kms-provider-1", method: "Decrypt" }, 0.1)],
+      identityWrites: [series({ node: "master-0", instance: "10.0.0.10:6443", resource: "secrets" }, 5)],
+      latencyP99: [series({ node: "master-2", instance: "10.0.0.12:6443", provider_name: "kms-provider-1", method: "Status" }, 2.476)],
+    };
+    // Only these series answered; the other metrics' queries did not.
+    const metrics = sampleKmsMetrics(new Date());
+    for (const metric of Object.values(metrics.metrics)) {
+      metric.answered = metric.name in given;
+      metric.series = given[metric.name] ?? [];
+    }
     const firing = deriveMetricSignals(metrics, new Date())
       .filter((s) => s.state === "critical")
       .map((s) => `${s.id} ${s.subject}`);

@@ -1,6 +1,7 @@
 import "server-only";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import { getMetrics, renderMetrics } from "@/lib/metrics";
+import { processSlot } from "@/lib/process-slot";
 import { onHealth } from "@/lib/live/bus";
 import { getClusterHealth, listClusterHealth } from "@/lib/live/registry";
 import type { ClusterHealth } from "@/lib/signals/cluster-health";
@@ -16,13 +17,11 @@ interface Exporter {
   rounds: Histogram<"cluster">;
 }
 
-const KEY = Symbol.for("faultline.exporter");
+const exporter = processSlot<Exporter>("exporter");
 
 /** Registers Faultline's own metrics once per process (the monitor and the /metrics route both call it). */
 export function ensureExporter(): Exporter {
-  const store = globalThis as unknown as Record<symbol, Exporter | undefined>;
-  store[KEY] ??= createExporter(getMetrics().registry);
-  return store[KEY];
+  return exporter.getOrCreate(() => createExporter(getMetrics().registry));
 }
 
 function createExporter(registry: Registry): Exporter {

@@ -1,11 +1,10 @@
 import { EventEmitter } from "node:events";
+import { processSlot } from "@/lib/process-slot";
 import type { HealthPush } from "./health-push";
 
 // The one event bus of the live pipeline: health pushes per cluster (lib/live/registry.ts publishes them) and
 // incident changes (the incident writers announce them once committed). One emitter per process on globalThis:
 // route handlers and the monitor live in different bundles.
-
-const KEY = Symbol.for("faultline.live-bus");
 
 export interface IncidentsPush {
   /** Counts every announcement of this process, so a page can tell it missed none. */
@@ -19,14 +18,14 @@ interface Bus {
   incidentsVersion: number;
 }
 
+const theBus = processSlot<Bus>("live-bus");
+
 function bus(): Bus {
-  const store = globalThis as unknown as Record<symbol, Bus | undefined>;
-  if (!store[KEY]) {
+  return theBus.getOrCreate(() => {
     const emitter = new EventEmitter();
     emitter.setMaxListeners(0); // one listener per open tab
-    store[KEY] = { emitter, incidentsVersion: Date.now() };
-  }
-  return store[KEY];
+    return { emitter, incidentsVersion: Date.now() };
+  });
 }
 
 function on<T>(event: string, listener: (data: T) => void): () => void {

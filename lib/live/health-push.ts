@@ -33,7 +33,8 @@ export interface HealthPush {
   base: number | null;
   patch: HealthPatch;
 }
-export type VersionedHealth = ClusterHealth & { version: number };
+type Versioned<H> = H & { version: number };
+export type VersionedHealth = Versioned<ClusterHealth>;
 
 export const signalKey = (s: Signal) => JSON.stringify([s.id, s.subject]);
 export const cellKey = (c: KmsCell) => JSON.stringify([c.node, c.keyID, c.source]);
@@ -68,24 +69,35 @@ export function diffHealth(previous: ClusterHealth | undefined, next: ClusterHea
   return { cluster: next.name, version, base, patch };
 }
 
-/** The cached health with the push applied; undefined when the push does not follow the cached version. */
-export function applyHealthPush(cached: VersionedHealth | undefined, push: HealthPush): VersionedHealth | undefined {
-  if (push.base === null) return { ...(push.patch.set as ClusterHealth), version: push.version };
+/**
+ * The cached health with the push applied; undefined when the push does not follow the cached version. `H` is what
+ * the page holds and the push was diffed from: the whole health, or its view (lib/signals/health-view.ts).
+ */
+export function applyHealthPush<H extends ClusterHealth = ClusterHealth>(cached: Versioned<H> | undefined, push: HealthPush): Versioned<H> | undefined {
+  // A whole push carries every field of what it was diffed from.
+  if (push.base === null) return { ...(push.patch.set as H), version: push.version };
   if (!cached || cached.version !== push.base || cached.name !== push.cluster) return undefined;
   const { patch } = push;
-  const out: Record<string, unknown> = { ...cached, ...patch.set, version: push.version };
-  for (const key of patch.unset ?? []) delete out[key];
+  const out: VersionedHealth = withoutKeys({ ...cached, ...patch.set, version: push.version }, patch.unset ?? []);
   if (patch.matrix && cached.matrix) out.matrix = applyMatrix(cached.matrix, patch.matrix);
   if (patch.serverMatrices) {
     const byServer = new Map(patch.serverMatrices.map((p) => [p.server, p.matrix]));
     out.serverMatrices = cached.serverMatrices.map((m) => (byServer.has(m.server) ? { ...m, matrix: applyMatrix(m.matrix, byServer.get(m.server)!) } : m));
   }
   if (!patch.set?.signals) {
-    const now = clockOf(out as unknown as ClusterHealth);
+    const now = clockOf(out);
     const signals = cached.signals.map((s) => agedSignal(s, now));
     out.signals = patch.signals ? applyList(signals, patch.signals, signalKey) : signals;
   }
-  return out as unknown as VersionedHealth;
+  // The parts the push names are as the sender's H had them, the others are cached's own: an H still.
+  return out as Versioned<H>;
+}
+
+/** A copy of `value` without `keys` (the fields a push unsets). */
+function withoutKeys<T extends object>(value: T, keys: readonly string[]): T {
+  const copy = { ...value };
+  for (const key of keys) Reflect.deleteProperty(copy, key);
+  return copy;
 }
 
 function diffServers(previous: ServerMatrix[], next: ServerMatrix[]): HealthPatch["serverMatrices"] | "whole" | undefined {

@@ -7,7 +7,7 @@ import { composeClusterHealth } from "@/lib/signals/cluster-health";
 import type { HealthInView, HealthRow } from "@/lib/signals/health-view";
 import { demoSources, withReport } from "@/test/demo-sources";
 import { readSources } from "@/lib/sources/readings";
-import { applyHealthPush, type HealthPush, type VersionedHealth } from "./health-push";
+import { applyHealthPush, type HealthPush } from "./health-push";
 import { publishHealth, registerCluster } from "./registry";
 import { nextEvent } from "@/test/sse";
 
@@ -50,7 +50,7 @@ describe("the health API's views", () => {
     const push = JSON.parse(data) as HealthPush;
     expect(push.base).toBe(held.version);
     expect(data.length).toBeLessThan(20_000);
-    const after = applyHealthPush(held as unknown as VersionedHealth, push) as unknown as HealthInView;
+    const after = applyHealthPush(held, push)!;
     expect(after.matrix!.rows.map((r) => r.node)).toEqual(["master-1234"]);
     expect(after.matrix!.inView.counts).toMatchObject({ healthy: NODES - 1, unhealthy: 1 });
     expect(after.signals.some((s) => s.subject === "master-1234/1" && s.state === "critical")).toBe(true);

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import type { KmsMatrix } from "@/lib/model/kms-types";
 import { classifyRows, viewOfHealth, type HealthInView, type HealthRow } from "@/lib/signals/health-view";
+import { processSlot } from "@/lib/process-slot";
 import { emitHealth, emitHealthView, listensToWholeHealth } from "./bus";
 import { diffHealth, type HealthPush } from "./health-push";
 
@@ -21,15 +22,14 @@ interface Entry {
   /** The view of `health`, made when first asked for. */
   view?: HealthInView;
   version: number;
-  fingerprint?: string;
+  /** healthDigest of `health`: a new health with the same digest changes nothing a viewer sees. */
+  digest?: string;
 }
 
-const KEY = Symbol.for("faultline.live-registry");
+const registry = processSlot<Map<string, Entry>>("live-registry");
 
 function entries(): Map<string, Entry> {
-  const store = globalThis as unknown as Record<symbol, Map<string, Entry> | undefined>;
-  store[KEY] ??= new Map();
-  return store[KEY];
+  return registry.getOrCreate(() => new Map());
 }
 
 /** A cluster is monitored from now on (again: its health and version carry over). */
@@ -46,7 +46,7 @@ export function setMonitorRole(name: string, role: MonitorRole): void {
 }
 
 /** What a viewer would notice: statuses, reasons, signal states, sources up or down; not the clock. */
-export function fingerprint(health: ClusterHealth): string {
+export function healthDigest(health: ClusterHealth): string {
   const visible = {
     summary: health.summary,
     cells: health.matrix?.cells.map((c) => [c.node, c.keyID, c.status, c.kekID, c.detail, c.stale, c.future, c.orphaned]),
@@ -65,9 +65,9 @@ export function publishHealth(health: ClusterHealth): HealthPush | undefined {
   const entry = entries().get(health.name)!;
   entry.health = health;
   entry.view = undefined;
-  const print = fingerprint(health);
-  if (entry.fingerprint === print) return undefined;
-  entry.fingerprint = print;
+  const digest = healthDigest(health);
+  if (entry.digest === digest) return undefined;
+  entry.digest = digest;
   const base = entry.pushed ? entry.version : null;
   entry.version += 1;
   // The whole health is diffed only for a page that listens to it (the view's push is what /health takes).

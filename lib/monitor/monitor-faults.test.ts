@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from "node:http";
+import type { IncomingMessage } from "node:http";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +14,8 @@ import { pollOnce } from "./monitor";
 let sim: DemoMonitor;
 const requests: { at: number; url: string }[] = [];
 const listen = () =>
-  (sim.server as unknown as { server: Server }).server.on("request", (req: IncomingMessage) => requests.push({ at: Date.now(), url: req.url ?? "" }));
+  // The simulator's HTTP server is private; element access reaches it for this test alone.
+  sim.server["server"]!.on("request", (req: IncomingMessage) => requests.push({ at: Date.now(), url: req.url ?? "" }));
 
 beforeAll(async () => {
   sim = await startDemoMonitor();

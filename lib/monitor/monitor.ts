@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
 import { loadEnv } from "@/lib/env";
+import { processSlot } from "@/lib/process-slot";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { composeClusterHealth, type ClusterHealth } from "@/lib/signals/cluster-health";
 import { connect, type KubeAccess } from "@/lib/sources/kube/client";
@@ -48,13 +49,10 @@ const COMPOSE_DEBOUNCE_MS = 50;
 /** How long the first round waits for the watches' first LIST. */
 const FIRST_SYNC_MS = 5_000;
 
-const KEY = Symbol.for("faultline.monitors");
-type Store = Record<symbol, Map<string, Monitored> | undefined>;
+const running = processSlot<Map<string, Monitored>>("monitors");
 
 function monitors(): Map<string, Monitored> {
-  const store = globalThis as unknown as Store;
-  store[KEY] ??= new Map();
-  return store[KEY];
+  return running.getOrCreate(() => new Map());
 }
 
 export async function pollOnce(entry: Monitored, now: () => Date = () => new Date()): Promise<ClusterHealth> {

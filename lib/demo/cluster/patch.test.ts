@@ -30,7 +30,7 @@ describe("strategic merge patch", () => {
         tolerations: [{ key: "u" }],
         "$setElementOrder/containers": [{ name: "api" }],
       },
-    } as unknown as JsonObject) as JsonObject;
+    }) as JsonObject;
     expect(out.spec).toEqual({
       containers: [
         {

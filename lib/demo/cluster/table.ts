@@ -205,7 +205,11 @@ export function toTable(
   const object = (o: JsonObject): Json =>
     opts.includeObject === "Object"
       ? o
-      : { kind: "PartialObjectMetadata", apiVersion: `meta.k8s.io/${opts.version}`, metadata: { ...m(o), managedFields: undefined } as unknown as JsonObject };
+      : {
+          kind: "PartialObjectMetadata",
+          apiVersion: `meta.k8s.io/${opts.version}`,
+          metadata: Object.fromEntries(Object.entries(m(o)).filter(([key]) => key !== "managedFields")),
+        };
   return {
     kind: "Table",
     apiVersion: `meta.k8s.io/${opts.version}`,
