@@ -13,6 +13,7 @@ const event = (kind: string, summary: string, payload: Record<string, unknown> =
   actor: "alertmanager",
   summary,
   payload,
+  step: null,
 });
 
 describe("AlertGaps", () => {

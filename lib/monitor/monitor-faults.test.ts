@@ -15,7 +15,7 @@ let sim: DemoMonitor;
 const requests: { at: number; url: string }[] = [];
 const listen = () =>
   // The simulator's HTTP server is private; element access reaches it for this test alone.
-  sim.server["server"]!.on("request", (req: IncomingMessage) => requests.push({ at: Date.now(), url: req.url ?? "" }));
+  sim.server.onRequest((req: IncomingMessage) => requests.push({ at: Date.now(), url: req.url ?? "" }));
 
 beforeAll(async () => {
   sim = await startDemoMonitor();

@@ -68,6 +68,12 @@ export class DemoServer {
     return this.server !== undefined;
   }
 
+  /** Hears every request the running simulator receives (tests count what a client asked, and when). */
+  onRequest(listener: (req: IncomingMessage) => void): void {
+    if (!this.server) throw new Error("the demo API server is not running");
+    this.server.on("request", listener);
+  }
+
   get cluster(): DemoCluster {
     return this.opts.cluster;
   }

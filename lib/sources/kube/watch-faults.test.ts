@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from "node:http";
+import type { IncomingMessage } from "node:http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import type { DemoServer } from "@/lib/demo/cluster/server";
@@ -25,7 +25,7 @@ beforeEach(async () => {
   demo = await startDemoApi();
   ({ server, access } = demo);
   requests = [];
-  (server as unknown as { server: Server }).server.on("request", (req: IncomingMessage) => requests.push({ at: Date.now(), url: req.url ?? "" }));
+  server.onRequest((req: IncomingMessage) => requests.push({ at: Date.now(), url: req.url ?? "" }));
 });
 afterEach(async () => {
   for (const w of watches.splice(0)) w.stop();
