@@ -1,7 +1,7 @@
 // Layering rules for `npm test` (scripts/check-layers.mjs runs dependency-cruiser with this file and then
 // checks that no two lib/ folders import each other, directly or round about). docs/architecture.md says why.
 const IO = "^(node:)?(fs|fs/promises|net|http|https|http2|tls|dns|child_process|worker_threads|dgram)$";
-const SERVER_ONLY = ["^server-only$", "^lib/db/", "^lib/monitor/", "^lib/store/", "^lib/sources/(kube|probes|prometheus)/", "^node:"];
+const SERVER_ONLY = ["^server-only$", "^lib/db/", "^lib/monitor/", "^lib/store/", "^lib/sources/(kube|probes|prometheus|beacon)/", "^node:"];
 
 // Which lib/ folders and lone lib/ files each one may import (its own tests may import anything): the "may import"
 // column of docs/architecture.md's stages table, which must say the same. A lone file counts as its own folder.
@@ -118,7 +118,20 @@ module.exports = {
           "^lib/live/",
           "^lib/http/",
           "^lib/sources/(kube|probes|prometheus)/(client|watch|watch-stream|process|openbao-http|probes)",
+          "^lib/sources/beacon/probe-",
         ],
+      },
+    },
+    {
+      name: "signals-take-typed-readings",
+      comment:
+        "Each source reads its own values (lib/sources/readings.ts applies its reader): lib/signals takes the typed readings and calls no reader or parser of lib/sources.",
+      severity: "error",
+      from: { path: "^lib/signals/", pathNot: "\\.test\\.tsx?$" },
+      to: {
+        path: ["^lib/sources/readings\\.ts$", "^lib/sources/[^/]+/(read|parse)-"],
+        pathNot: "/read-problem\\.ts$", // what a refused object says, not a reader
+        dependencyTypesNot: ["type-only"],
       },
     },
     {

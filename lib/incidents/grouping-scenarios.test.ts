@@ -175,12 +175,22 @@ describe("one failure, one incident, the right title", () => {
     const pluginState = (h: Awaited<ReturnType<typeof pollOnce>>) =>
       h.signals.find((s) => s.id === "kms.plugin.unhealthy" && s.subject.startsWith("master-0/"))?.state ?? "ok";
     setScenario(sim.server.cluster, "kms-plugin-crash-loop", true, { node: "master-0" });
-    try {
-      // Each report flips the plugin; no run of the same state lasts the debounce (3 rounds or 60 s).
-      for (let s = 0; s <= 300; s += 30) {
-        const expected = pluginState(await pollOnce(sim.entry)) === "ok" ? "critical" : "ok";
+    // Each report flips the plugin. The simulator's own reporters write too (once a minute): one landing between a
+    // round and the test's report flips the plugin back, so the test reports until the monitor sees the other state.
+    const flip = async (from: string) => {
+      for (let reports = 0; reports < 3; reports++) {
         sim.server.cluster.report();
-        const health = await pollUntil(sim.entry, (h) => pluginState(h) === expected, `the plugin ${expected}`);
+        const health = await settledPoll(sim.entry);
+        if (pluginState(health) !== from) return health;
+      }
+      return pollUntil(sim.entry, (h) => pluginState(h) !== from, `the plugin no longer ${from}`);
+    };
+    try {
+      // No run of the same state lasts the debounce (3 rounds or 60 s).
+      let state = pluginState(await settledPoll(sim.entry));
+      for (let s = 0; s <= 300; s += 30) {
+        const health = await flip(state);
+        state = pluginState(health);
         await judgeCommitted(db.prisma, await commitRound(db.prisma, { ...health, name: "case-e" }, sim.entry.sources, memo, at(s)));
       }
     } finally {
