@@ -36,7 +36,13 @@ test("an incident opened from the plugin's refusal counters names the annotation
   const health = await healthUntil(
     request,
     (h) => h.signals.some((s) => s.id === "kms.plugin.errors" && s.detail.includes(COUNTED)),
-    `the plugin's signal quoting ${COUNTED}`,
+    (last) =>
+      `the plugin's signal quoting ${COUNTED}; it said: ${
+        last.signals
+          .filter((s) => s.id === "kms.plugin.errors")
+          .map((s) => `${s.subject} ${s.state} "${s.detail}"`)
+          .join(", ") || "nothing"
+      }`,
     180_000,
   );
   const counted = health.signals.find((s) => s.id === "kms.plugin.errors" && s.detail.includes(COUNTED))!;

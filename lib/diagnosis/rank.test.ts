@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { getCatalog } from "@/lib/catalog/queries";
 import type { FailureMode } from "@/lib/catalog/schema";
-import { diagnose, suspectsChanged, type Observed } from "./rank";
+import { diagnose, suspectsChanged, type ActiveSignal } from "./rank";
 
 // Against the real catalog and real error text: what an on-call reads under "suspects".
 
 const catalog = getCatalog();
 const modes = catalog.entries.filter((e): e is FailureMode => e.kind === "failure-mode");
-const rank = (active: Observed[], extra: Partial<Parameters<typeof diagnose>[0]> = {}) =>
+const rank = (active: ActiveSignal[], extra: Partial<Parameters<typeof diagnose>[0]> = {}) =>
   diagnose({ active, modes, classes: catalog.errorClasses, runbooks: catalog.runbooks, ...extra });
-const plugin = (detail: string, subject = "master-0/1"): Observed => ({ signal: "kms.plugin.unhealthy", subject, state: "critical", detail });
+const plugin = (detail: string, subject = "master-0/1"): ActiveSignal => ({ signal: "kms.plugin.unhealthy", subject, state: "critical", detail });
 
 describe("diagnosis", () => {
   it("puts the root cause above its symptoms: a sealed OpenBao explains every plugin's Transit errors", () => {
@@ -72,13 +72,13 @@ describe("diagnosis", () => {
   });
 
   it("puts the beacon down above the wrappers it leaves restarting: a needed signal firing is the cause's own evidence", () => {
-    const wrapper: Observed = {
+    const wrapper: ActiveSignal = {
       signal: "wrapper.restarting",
       subject: "payments/payments-api-7d9f8c6b5-x2k4p",
       state: "critical",
       detail: "api: CrashLoopBackOff after 5 restarts; last exit 3 (Error); kubelet: back-off 5m0s restarting failed container=api",
     };
-    const beacon: Observed = { signal: "beacon.unreachable", subject: "beacon", state: "critical", detail: "the bridge cannot reach the beacon: HTTP 503" };
+    const beacon: ActiveSignal = { signal: "beacon.unreachable", subject: "beacon", state: "critical", detail: "the bridge cannot reach the beacon: HTTP 503" };
     const ranked = rank([wrapper, beacon]);
     expect(ranked[0].id).toBe("beacon-down");
     expect(ranked[0].supports.join("\n")).toContain("explains");

@@ -9,7 +9,7 @@ import type { Runbook } from "@/lib/runbooks/schema";
 // the cause, and which other modes' symptoms it explains (a root cause accounts for its cascade, so the
 // symptom does not outrank it). docs/diagnosis.md explains the weights.
 
-export interface Observed {
+export interface ActiveSignal {
   signal: string;
   subject: string;
   state?: string;
@@ -43,7 +43,7 @@ export interface Suspect {
 
 export interface DiagnoseInput {
   /** What is not ok: firing, warning or unknown signals, or alerts, with their details. */
-  active: Observed[];
+  active: ActiveSignal[];
   /** Signals seen ok now (counter-evidence: "openbao.sealed is ok"). */
   healthy?: { signal: string; subject: string }[];
   /** Catalog ids an alert named, with the alert that named each. */
@@ -84,7 +84,7 @@ interface Evidence {
   healthy: Set<string>;
 }
 
-function gather(active: Observed[], healthy: { signal: string }[], classes: readonly ErrorClass[]): Evidence {
+function gather(active: ActiveSignal[], healthy: { signal: string }[], classes: readonly ErrorClass[]): Evidence {
   const found: Evidence = { classes: new Map(), flapping: new Map(), firing: new Map(), healthy: new Set() };
   // 100,000 alerts share a few texts: each distinct text is classified once.
   const classified = new Map<string, ClassHit[]>();

@@ -59,7 +59,10 @@ export function pluginFailureSignals(metrics: KmsMetrics): Signal[] {
         },
       ];
     });
-    counted.sort((a, b) => b.n - a.n);
+    // What makes the signal critical comes first, then the largest: a refusal counted once in this scenario is not
+    // clipped off the sentence behind an hour's failed logins.
+    const critical = (c: (typeof counted)[number]) => (c.n >= c.counter.criticalFrom ? 1 : 0);
+    counted.sort((a, b) => critical(b) - critical(a) || b.n - a.n);
     const evidence = { series: series.map(evidenceOf), restartsCritical: RESTARTS_CRITICAL };
     if (counted.length === 0)
       return createSignal("kms.plugin.errors", subject, "ok", "the plugin counted no refused decrypts, unclean exits or failed logins in 15m", evidence);

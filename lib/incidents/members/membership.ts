@@ -4,7 +4,7 @@ import type { FailureMode } from "@/lib/catalog/schema";
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { memberKeyOf } from "../rules/member-key";
 import { isHealthy } from "../rules/rules";
-import type { IncidentView, ObservedState, Severity } from "../rules/rule-types";
+import type { IncidentView, SubjectState, Severity } from "../rules/rule-types";
 import { escalation, worstOf } from "../rules/severity";
 import { suspectsChanged } from "@/lib/diagnosis/rank";
 import { neededSignals, rankSuspects } from "../suspects/suspects";
@@ -22,7 +22,7 @@ export interface MemberInput {
   subject: string;
   source: "signal" | "alert";
   /** In the signals' words for both sources: a firing alert is critical, a resolved one ok. */
-  state: ObservedState;
+  state: SubjectState;
   detail: string;
   /** The signal's problem texts (evidenceTexts): ranked with the detail. */
   texts?: string[];

@@ -17,7 +17,7 @@ import {
   type MemberInput,
 } from "../members/membership";
 import { decideRound, incidentHealthySince, type Trigger } from "../rules/rules";
-import type { Observation, RuleState } from "../rules/rule-types";
+import type { SubjectMemory, RuleState } from "../rules/rule-types";
 import { getCatalog } from "@/lib/catalog/queries";
 import { evidenceTexts, rankSuspects } from "../suspects/suspects";
 import { appendEvent, inTransaction, RaceLost, type Db, type Tx } from "../tx";
@@ -41,7 +41,7 @@ export interface RoundOutcome {
 
 async function loadRuleState(tx: Tx, cluster: string): Promise<RuleState> {
   const rows = await loadJudgements(tx, cluster);
-  return new Map(rows.map((r) => [memberKeyOf({ cluster, ...r }), { ...r, state: r.state as Observation["state"] }]));
+  return new Map(rows.map((r) => [memberKeyOf({ cluster, ...r }), { ...r, state: r.state as SubjectMemory["state"] }]));
 }
 
 async function saveRuleState(tx: Tx, cluster: string, state: RuleState, changed: string[], now: Date): Promise<void> {

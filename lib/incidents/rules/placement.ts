@@ -1,5 +1,5 @@
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
-import type { IncidentView, Observation, Placement, RuleState } from "./rule-types";
+import type { IncidentView, SubjectMemory, Placement, RuleState } from "./rule-types";
 
 // Where a firing member key goes (docs/incidents.md, "Grouping"). Pure: the rules (rules.ts) and the alert
 // intake (ingest-alerts.ts) both place through placeMemberKey; only the rules know what explains a signal.
@@ -62,7 +62,7 @@ export function placeMemberKey(memberKey: string, incidents: IncidentView[], now
  * its host); otherwise an unknown explained by a critical signal on the same subject (sealed? while OpenBao does
  * not answer). Indexed once per round: a round can hold thousands of member keys.
  */
-export function explainerOf(state: RuleState, apiMemberKey: string): (obs: Observation) => string | undefined {
+export function explainerOf(state: RuleState, apiMemberKey: string): (obs: SubjectMemory) => string | undefined {
   const apiDown = state.get(apiMemberKey)?.state === "critical";
   const critical = new Map<string, [string, string][]>();
   for (const [key, o] of state) if (o.state === "critical") critical.set(o.subject, [...(critical.get(o.subject) ?? []), [key, o.signal]]);

@@ -2,15 +2,15 @@ import type { SignalStatus } from "@/lib/signals/signal-model";
 
 // The shapes the incident rules (rules.ts) and the placement rule (placement.ts) share.
 
-export type ObservedState = SignalStatus | "absent";
+export type SubjectState = SignalStatus | "absent";
 export type IncidentStatus = "open" | "acknowledged" | "resolved";
 export type Severity = "critical" | "warning" | "info";
 
 /** What the rules remember about one (signal, subject) of a cluster between rounds. */
-export interface Observation {
+export interface SubjectMemory {
   signal: string;
   subject: string;
-  state: ObservedState;
+  state: SubjectState;
   /** When the current state began. */
   since: Date;
   /** Consecutive observations in this state, capped at the debounce count. */
@@ -23,7 +23,7 @@ export interface Observation {
   onsets?: Date[];
 }
 /** Keyed by member key; holds only states that were not ok at some point (no entry reads as ok). */
-export type RuleState = Map<string, Observation>;
+export type RuleState = Map<string, SubjectMemory>;
 
 export interface RuleMember {
   memberKey: string;

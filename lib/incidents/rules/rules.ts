@@ -3,7 +3,7 @@ import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import { memberKeyOf } from "./member-key";
 import { CLUSTER_API_SIGNAL, explainerOf, placeMemberKey } from "./placement";
 import { bySeverity, severityOfState } from "./severity";
-import type { IncidentView, RuleMember, Observation, ObservedState, RuleState, Severity } from "./rule-types";
+import type { IncidentView, RuleMember, SubjectMemory, SubjectState, RuleState, Severity } from "./rule-types";
 
 // The incident rules as pure functions: given what the rules remembered, the signals of one round and the
 // cluster's incidents, decide what to open, join, reopen, record and resolve. No I/O; store code applies it.
@@ -12,7 +12,7 @@ export interface Trigger {
   memberKey: string;
   signal: string;
   subject: string;
-  state: ObservedState;
+  state: SubjectState;
   detail: string;
   severity: Severity;
   /** Why it fires: "critical for 3 consecutive observations". */
@@ -31,8 +31,8 @@ export type RuleAction =
       memberKey: string;
       signal: string;
       subject: string;
-      from: ObservedState;
-      to: ObservedState;
+      from: SubjectState;
+      to: SubjectState;
       detail: string;
       healthy: boolean;
     }
@@ -49,7 +49,7 @@ export interface RoundInput {
   now: Date;
   config: IncidentRulesConfig;
   /** The suspects of one firing signal on its own, best first (apply-round.ts ranks them); none: grouping by time only. */
-  rankTrigger?: (t: { signal: string; subject: string; state: ObservedState; detail: string }) => string[];
+  rankTrigger?: (t: { signal: string; subject: string; state: SubjectState; detail: string }) => string[];
   /** The failure modes the catalog lists a signal for (what it could be a symptom of). */
   candidatesOf?: (signal: string) => string[];
 }
@@ -60,11 +60,11 @@ export interface RoundResult {
   actions: RuleAction[];
 }
 
-export const isHealthy = (state: ObservedState | string) => state === "ok" || state === "absent";
+export const isHealthy = (state: SubjectState | string) => state === "ok" || state === "absent";
 const seconds = (from: Date, to: Date) => (to.getTime() - from.getTime()) / 1000;
 
 /** Whether an observation has lasted long enough to open an incident, and why. */
-function firingReason(obs: Observation, now: Date, config: IncidentRulesConfig): string | undefined {
+function firingReason(obs: SubjectMemory, now: Date, config: IncidentRulesConfig): string | undefined {
   const age = seconds(obs.since, now);
   if (obs.state === "critical" || (obs.state === "warning" && config.openOnWarning)) {
     const onsets = obs.onsets?.length ?? 0;
@@ -76,11 +76,11 @@ function firingReason(obs: Observation, now: Date, config: IncidentRulesConfig):
   return undefined;
 }
 
-function observe(input: RoundInput): { state: RuleState; changed: Set<string>; previousStates: Map<string, ObservedState>; retold: Set<string> } {
+function observe(input: RoundInput): { state: RuleState; changed: Set<string>; previousStates: Map<string, SubjectState>; retold: Set<string> } {
   const { cluster, previous, signals, now, config } = input;
   const state: RuleState = new Map(previous);
   const changed = new Set<string>();
-  const previousStates = new Map<string, ObservedState>();
+  const previousStates = new Map<string, SubjectState>();
   const seen = new Set<string>();
   const retold = new Set<string>();
   for (const signal of signals) {
@@ -114,7 +114,7 @@ function observe(input: RoundInput): { state: RuleState; changed: Set<string>; p
 }
 
 /** The onsets kept after a change of state: a turn from healthy to not-ok adds one; those older than the window drop. */
-function onsetsAfter(prev: Observation | undefined, next: ObservedState, now: Date, config: IncidentRulesConfig): Date[] {
+function onsetsAfter(prev: SubjectMemory | undefined, next: SubjectState, now: Date, config: IncidentRulesConfig): Date[] {
   const kept = (prev?.onsets ?? []).filter((t) => seconds(t, now) <= config.flapWindowSeconds);
   const turnedBad = !isHealthy(next) && next !== "unknown" && (!prev || isHealthy(prev.state));
   return (turnedBad ? [...kept, now] : kept).slice(-config.flapOpenAfter);

@@ -1,4 +1,4 @@
-import type { ObservedState, Severity } from "./rule-types";
+import type { SubjectState, Severity } from "./rule-types";
 
 // Incident severity: what a member's state makes it and when a joining member raises it. Both the one-alert path
 // (members/membership.ts) and the set-based alert path (alerts/alert-bulk.ts) raise through `escalation`.
@@ -9,7 +9,7 @@ const SEVERITY_RANK: Record<Severity, number> = { critical: 0, warning: 1, info:
 export const bySeverity = (a: Severity, b: Severity) => SEVERITY_RANK[a] - SEVERITY_RANK[b];
 
 /** A not-ok signal state's severity: critical stays critical, anything else not ok is a warning. */
-export const severityOfState = (state: ObservedState): Severity => (state === "critical" ? "critical" : "warning");
+export const severityOfState = (state: SubjectState): Severity => (state === "critical" ? "critical" : "warning");
 
 const isSeverity = (value: string): value is Severity => value in SEVERITY_RANK;
 

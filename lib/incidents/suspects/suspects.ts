@@ -1,6 +1,6 @@
 import { getCatalog } from "@/lib/catalog/queries";
 import type { CatalogEntry, FailureMode } from "@/lib/catalog/schema";
-import { diagnose, type Observed, type Suspect } from "@/lib/diagnosis/rank";
+import { diagnose, type ActiveSignal, type Suspect } from "@/lib/diagnosis/rank";
 import type { Signal } from "@/lib/signals/signal-model";
 import { cleanText } from "@/lib/text/outside-text";
 
@@ -8,7 +8,7 @@ import { cleanText } from "@/lib/text/outside-text";
 // classes and runbooks. Only the entries to rank can be narrowed (tests rank a subset).
 
 export interface SuspectInput {
-  active: Observed[];
+  active: ActiveSignal[];
   /** Signals seen ok now: counter-evidence. */
   healthy?: { signal: string; subject: string }[];
   /** Catalog ids an alert named, with the alert that named each. */
