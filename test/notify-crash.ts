@@ -94,10 +94,9 @@ export function drive(server: Server, seq: { n: number }): { stop: () => Promise
   let requests = 0;
   const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
   const post = (route: string, body: unknown, headers: Record<string, string>) =>
-    fetch(`${server.url}${route}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) }).then(
-      (r) => (requests++, r.body?.cancel()),
-      () => undefined,
-    );
+    fetch(`${server.url}${route}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) })
+      .then((r) => (requests++, r.body?.cancel()))
+      .catch(() => undefined);
   const alert = (cluster: string, name: string, status: "firing" | "resolved", startsAt: string, catalog: string) =>
     post(
       "/api/v1/alerts/alertmanager",
@@ -120,11 +119,11 @@ export function drive(server: Server, seq: { n: number }): { stop: () => Promise
       { authorization: `Bearer ${CRASH_TOKEN}` },
     );
   const list = async (status: string): Promise<{ id: number; cluster: string }[]> =>
-    fetch(`${server.url}/api/v1/incidents?status=${status}&limit=500`).then(
-      async (r) => (r.ok ? ((await r.json()) as { incidents: { id: number; cluster: string }[] }).incidents : []),
-      () => [],
-    );
+    fetch(`${server.url}/api/v1/incidents?status=${status}&limit=500`)
+      .then(async (r) => (r.ok ? ((await r.json()) as { incidents: { id: number; cluster: string }[] }).incidents : []))
+      .catch(() => []);
   const same = { origin: server.url };
+  // The server is killed mid-request on purpose: a request or a body cut off by the kill is no answer, not a failure.
   const loop = async () => {
     while (!stopped) {
       const roll = Math.random();
