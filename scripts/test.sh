@@ -44,33 +44,58 @@ export FAULTLINE_KUBECTL="$PWD/$KUBECTL"
 # npm run test:shake prepares the same tools, and runs its own tests.
 [ "${1:-}" = "--tools-only" ] && exit 0
 
-mkdir -p test-results
-step "type-check"
-npx tsc --noEmit
-step "lint"
-npx eslint --max-warnings 0 .
-step "format (Prettier; npm run format fixes it)"
-npx prettier --check --log-level warn .
-step "layering (docs/architecture.md)"
-node scripts/check-layers.mjs
-step "catalog"
-npx tsx scripts/catalog-check.ts
+mkdir -p test-results .data/test-logs
+began=$SECONDS
+# The checks that read the sources (type-check, lint, format, layering, catalog) and the production build for the
+# end-to-end tests run side by side: each is one busy process, so on two cores they finish in about the time of the
+# longest rather than of their sum. Each writes its own log, shown below in this order once all have ended.
+# The build skips Next's own type-check (FAULTLINE_TYPECHECKED=1): `tsc --noEmit` here checks the same sources.
+checks=(type-check lint format layering catalog build)
+declare -A command=(
+  [type-check]="npx tsc --noEmit"
+  [lint]="npx eslint --max-warnings 0 ."
+  [format]="npx prettier --check --log-level warn ."
+  [layering]="node scripts/check-layers.mjs"
+  [catalog]="npx tsx scripts/catalog-check.ts"
+  [build]="env FAULTLINE_TYPECHECKED=1 npm run build"
+)
+declare -A pid
+for check in "${checks[@]}"; do
+  (
+    start=$SECONDS
+    set +e
+    ${command[$check]} > ".data/test-logs/$check.log" 2>&1
+    rc=$?
+    echo "$rc $((SECONDS - start))" > ".data/test-logs/$check.rc"
+    exit $rc
+  ) &
+  pid[$check]=$!
+done
+failed_checks=()
+for check in "${checks[@]}"; do
+  wait "${pid[$check]}" || true
+  read -r rc secs < ".data/test-logs/$check.rc"
+  step "$check (${command[$check]}): exit $rc after ${secs} s"
+  cat ".data/test-logs/$check.log"
+  [ "$rc" = 0 ] || failed_checks+=("$check")
+done
+if [ ${#failed_checks[@]} -gt 0 ]; then
+  printf '\nnpm test stopped: %s failed (npm run format fixes formatting); no test ran\n' "${failed_checks[*]}" >&2
+  exit 1
+fi
+printf '\n(the checks and the build took %s s)\n' "$((SECONDS - began))"
 # The three test runs go on after a failure, so one run shows every failing test; the summary below names them
 # (and fails) at the end, where a log's tail shows it.
 rm -f test-results/vitest.json test-results/e2e.json test-results/e2e-scale.json
 status=()
+timed() { local start=$SECONDS; "$@"; local rc=$?; printf '(%s s)\n' "$((SECONDS - start))"; return $rc; }
 step "unit and database tests"
-npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json || status+=("unit tests exited $?")
-# The production build comes first, on its own: inside Playwright's webServer it counted against the server's
-# start-up bound, and beside a CPU hog the build alone took longer than that bound (a failure no user would see).
-# `npm start` then finds the build current and starts in seconds.
-step "production build (for the end-to-end tests)"
-if npm run build; then
-  step "end-to-end tests"
-  npx playwright test || status+=("end-to-end tests exited $?")
-  step "end-to-end tests at 500 nodes (/health at scale)"
-  npx playwright test -c e2e/health-scale.config.ts || status+=("end-to-end tests at 500 nodes exited $?")
-else
-  status+=("the production build failed (npm run build exited $?), so the end-to-end tests did not run")
-fi
+timed npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json || status+=("unit tests exited $?")
+# `npm start` finds the build above current and starts in seconds: inside Playwright's webServer a build counted
+# against the server's start-up bound, which a build beside a CPU hog exceeded (a failure no user would see).
+step "end-to-end tests"
+timed npx playwright test || status+=("end-to-end tests exited $?")
+step "end-to-end tests at 500 nodes (/health at scale)"
+timed npx playwright test -c e2e/health-scale.config.ts || status+=("end-to-end tests at 500 nodes exited $?")
+printf '\n(npm test took %s s)\n' "$((SECONDS - began))"
 node scripts/test-summary.mjs "${status[@]}"
