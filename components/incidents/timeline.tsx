@@ -20,6 +20,7 @@ const KIND: Record<string, { label: string; tone: Tone }> = {
   alert_resolved: { label: "alert resolved", tone: "green" },
   alerts_truncated: { label: "alerts left out", tone: "orange" },
   alerts_refused: { label: "alerts refused", tone: "red" },
+  evidence_added: { label: "evidence", tone: "purple" },
   notification_sent: { label: "notified", tone: "green" },
   notification_retrying: { label: "notify retrying", tone: "orange" },
   notification_failed: { label: "notify failed", tone: "red" },

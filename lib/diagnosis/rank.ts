@@ -41,9 +41,18 @@ export interface Suspect {
   undecided?: Undecided;
 }
 
+/** A text the incident gathered besides its signals (pasted output, a log tail, a journal), and where it came from. */
+export interface EvidenceText {
+  /** Where it was read, as "on …" reads it: "the pasted output (alice)", "the logs of kube-system/kms-plugin-master-1". */
+  source: string;
+  text: string;
+}
+
 export interface DiagnoseInput {
   /** What is not ok: firing, warning or unknown signals, or alerts, with their details. */
   active: ActiveSignal[];
+  /** Texts not tied to a signal: their error classes count as a signal's do. */
+  texts?: EvidenceText[];
   /** Signals seen ok now (counter-evidence: "openbao.sealed is ok"). */
   healthy?: { signal: string; subject: string }[];
   /** Catalog ids an alert named, with the alert that named each. */
@@ -84,10 +93,19 @@ interface Evidence {
   healthy: Set<string>;
 }
 
-function gather(active: ActiveSignal[], healthy: { signal: string }[], classes: readonly ErrorClass[]): Evidence {
+function gather(active: ActiveSignal[], healthy: { signal: string }[], classes: readonly ErrorClass[], texts: EvidenceText[] = []): Evidence {
   const found: Evidence = { classes: new Map(), flapping: new Map(), firing: new Map(), healthy: new Set() };
   // 100,000 alerts share a few texts: each distinct text is classified once.
   const classified = new Map<string, ClassHit[]>();
+  const classify = (text: string, subject: string) => {
+    let hits = classified.get(text);
+    if (!hits) classified.set(text, (hits = classifyText(text, classes)));
+    for (const hit of hits) {
+      const held = found.classes.get(hit.id) ?? { hit, subjects: new Set<string>() };
+      held.subjects.add(subject);
+      found.classes.set(hit.id, held);
+    }
+  };
   for (const a of active) {
     const weight = STATE_WEIGHT[a.state ?? "critical"] ?? 1;
     const seen = found.firing.get(a.signal) ?? { subjects: new Set<string>(), weight: 0 };
@@ -102,17 +120,9 @@ function gather(active: ActiveSignal[], healthy: { signal: string }[], classes: 
     }
     // An unknown signal's detail says why it could not be judged, not what is wrong.
     if (weight < 0.5) continue;
-    for (const text of [a.detail ?? "", ...(a.texts ?? [])]) {
-      if (!text) continue;
-      let hits = classified.get(text);
-      if (!hits) classified.set(text, (hits = classifyText(text, classes)));
-      for (const hit of hits) {
-        const held = found.classes.get(hit.id) ?? { hit, subjects: new Set<string>() };
-        held.subjects.add(a.subject);
-        found.classes.set(hit.id, held);
-      }
-    }
+    for (const text of [a.detail ?? "", ...(a.texts ?? [])]) if (text) classify(text, a.subject);
   }
+  for (const t of texts) if (t.text) classify(t.text, t.source);
   for (const h of healthy) if (!found.firing.has(h.signal)) found.healthy.add(h.signal);
   return found;
 }
@@ -149,7 +159,7 @@ function indexOf(modes: FailureMode[]): ModeIndex {
 
 export function diagnose(input: DiagnoseInput): Suspect[] {
   const { modes, classes, linked = [], limit = 10 } = input;
-  const evidence = gather(input.active, input.healthy ?? [], classes);
+  const evidence = gather(input.active, input.healthy ?? [], classes, input.texts);
   const { byId, detectors, claimed } = indexOf(modes);
   const rarity = (signal: string) => Math.log(1 + modes.length / (detectors.get(signal) ?? 1));
   const maxRarity = Math.log(1 + modes.length);

@@ -66,6 +66,8 @@ export const EVENT_KINDS = [
   "alert_resolved",
   "alerts_truncated",
   "alerts_refused",
+  // Written by lib/incidents/evidence: pasted output, a log tail or a journal added to the incident.
+  "evidence_added",
   // Written by lib/notifications: one per delivery attempt of a notification.
   "notification_sent",
   "notification_retrying",

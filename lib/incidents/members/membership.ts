@@ -12,6 +12,7 @@ import { autoTitle } from "../rules/title";
 import { enqueueNotification, isSuspectChange, releaseOpenings } from "@/lib/notifications/outbox";
 import { readOr, readSuspects, suspectsJson, type StoredSuspect } from "../stored";
 import { appendEvent, appendEventId, RaceLost, type Tx } from "../tx";
+import { evidenceTexts } from "../evidence/evidence";
 
 // The writes every path shares (rules, alerts, people): open, join, reopen and resolve an incident, and
 // keep its suspects current. Each runs inside the caller's transaction.
@@ -242,7 +243,8 @@ export async function refreshSuspects(
   await releaseOpenings(tx, incidentId); // its opened/reopened notifications go out with this ranking
   const activeMembers = incident.members.filter((m) => !isHealthy(m.state));
   const links = (incident.links ?? {}) as Links;
-  if (activeMembers.length === 0 && !links.catalog?.length) return; // all healthy: keep what was suspected
+  const texts = await evidenceTexts(tx, incidentId);
+  if (activeMembers.length === 0 && !links.catalog?.length && texts.length === 0) return; // all healthy: keep what was suspected
   const { flaps, healthy } = await context(tx, incident, now, healthyNow);
   const active = activeMembers.map((m) => ({
     signal: m.signal,
@@ -252,7 +254,7 @@ export async function refreshSuspects(
     texts: m.texts,
     flaps: flaps.get(`${m.signal}\u0000${m.subject}`) ?? 0,
   }));
-  const after = rankSuspects({ active, healthy, linked: links.catalog ?? [], entries: getCatalog().entries });
+  const after = rankSuspects({ active, texts, healthy, linked: links.catalog ?? [], entries: getCatalog().entries });
   // A stored ranking that does not read is replaced by this one, as any changed ranking is.
   const before = readOr(() => readSuspects(incident.suspects, incidentId), []).value;
   if (suspectsChanged(before, after) || shown(before) !== shown(after)) {

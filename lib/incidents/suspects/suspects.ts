@@ -1,6 +1,6 @@
 import { getCatalog } from "@/lib/catalog/queries";
 import type { CatalogEntry, FailureMode } from "@/lib/catalog/schema";
-import { diagnose, type ActiveSignal, type Suspect } from "@/lib/diagnosis/rank";
+import { diagnose, type ActiveSignal, type EvidenceText, type Suspect } from "@/lib/diagnosis/rank";
 import type { Signal } from "@/lib/signals/signal-model";
 import { cleanText } from "@/lib/text/outside-text";
 
@@ -9,6 +9,8 @@ import { cleanText } from "@/lib/text/outside-text";
 
 export interface SuspectInput {
   active: ActiveSignal[];
+  /** What the incident gathered besides its signals: pasted output, log tails, journals. */
+  texts?: EvidenceText[];
   /** Signals seen ok now: counter-evidence. */
   healthy?: { signal: string; subject: string }[];
   /** Catalog ids an alert named, with the alert that named each. */
@@ -20,12 +22,12 @@ export interface SuspectInput {
 // The failure modes of an entry list, kept per list so the diagnosis can keep its index per catalog.
 const modesOf = new WeakMap<CatalogEntry[], FailureMode[]>();
 
-export function rankSuspects({ active, healthy, linked, entries, limit }: SuspectInput): Suspect[] {
+export function rankSuspects({ active, texts, healthy, linked, entries, limit }: SuspectInput): Suspect[] {
   const catalog = getCatalog();
   const list = entries ?? catalog.entries;
   let modes = modesOf.get(list);
   if (!modes) modesOf.set(list, (modes = list.filter((e): e is FailureMode => e.kind === "failure-mode")));
-  return diagnose({ active, healthy, linked, modes, classes: catalog.errorClasses, runbooks: catalog.runbooks, limit });
+  return diagnose({ active, texts, healthy, linked, modes, classes: catalog.errorClasses, runbooks: catalog.runbooks, limit });
 }
 
 /** Texts kept per signal, and the length of each: the classifier reads the first 8 KiB of a text anyway. */
