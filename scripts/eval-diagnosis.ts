@@ -1,4 +1,6 @@
-// npm run eval:diagnosis [-- --part tuned|held-aside|fresh|demo] [--show-held-aside] [--case <id>[,<id>…] or <prefix>*]
+// npm run eval:diagnosis [-- --part tuned|held-aside|fresh|evidence|evidence-held-aside|demo] [--show-held-aside]
+//   [--case <id>[,<id>…] or <prefix>*] [--without-logs]
+// --without-logs reads a case's alerts but not its logs and journals: what Faultline read before issue 26.
 // Runs the labelled corpus of broken clusters (test/diagnosis/corpus/) and the demo cluster's scenarios through
 // a real demo cluster server and the real monitor, and prints top-1, top-3, abstentions and calibration per part.
 // The held-aside parts' misses (held-aside, fresh) are not printed unless asked for: they are never used for tuning. The demo scenarios run
@@ -14,6 +16,7 @@ import {
   type Outcome,
   type Part,
   isHeldAside,
+  PARTS,
 } from "@/test/diagnosis/eval";
 
 const args = process.argv.slice(2);
@@ -21,7 +24,13 @@ const option = (name: string) => {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : undefined;
 };
-const parts = option("--part") ? [option("--part")!] : ["demo", "tuned", "held-aside", "fresh"];
+const parts = option("--part") ? [option("--part")!] : ["demo", ...PARTS];
+for (const part of parts)
+  if (part !== "demo" && !PARTS.includes(part as Part)) {
+    console.error(`--part ${part}: not a part (demo, ${PARTS.join(", ")})`);
+    process.exit(2);
+  }
+const mode = args.includes("--without-logs") ? "without-logs" : "all";
 const only = option("--case");
 const showHeld = args.includes("--show-held-aside");
 const pct = (n: number, of: number) => (of === 0 ? "–" : `${((100 * n) / of).toFixed(1)}%`);
@@ -62,7 +71,7 @@ async function main(): Promise<void> {
       const cases = loadCorpus(part as Part).filter(
         (c) => !only || only.split(",").includes(c.id) || (only.endsWith("*") && c.id.startsWith(only.slice(0, -1))),
       );
-      const outcomes = await evaluateCases(cases, part as Part, monitor, progress(cases.length));
+      const outcomes = await evaluateCases(cases, part as Part, monitor, progress(cases.length), mode);
       all.push(...outcomes);
       report(`corpus, ${part}`, outcomes, !isHeldAside(part as Part) || showHeld);
     }

@@ -11,15 +11,18 @@ import { applyWorld, CorpusFile, type Case } from "./world";
 
 const ROOT = path.join(import.meta.dirname, "corpus");
 // fresh/: a second held-aside part, written after the first tuning by people who had not read the diagnosis.
-const FOLDERS = ["tuned", "held-aside", "fresh"] as const;
+// evidence/: cases carried by alerts, logs and journals, split into its own tuned and held-aside parts.
+const FOLDERS = ["tuned", "held-aside", "fresh", "evidence-tuned", "evidence-held-aside"] as const;
 
 function load(folder: (typeof FOLDERS)[number]): { file: string; cases: Case[] }[] {
-  const dir = path.join(ROOT, folder);
+  const [dir, pick] = folder.startsWith("evidence-")
+    ? [path.join(ROOT, "evidence"), (f: string) => f.startsWith(folder === "evidence-tuned" ? "tuned" : "held-aside")]
+    : [path.join(ROOT, folder), () => true];
   if (folder === "fresh" && !existsSync(dir)) return [];
   return readdirSync(dir)
-    .filter((f) => f.endsWith(".yaml"))
+    .filter((f) => f.endsWith(".yaml") && pick(f))
     .sort()
-    .map((file) => ({ file: `${folder}/${file}`, cases: CorpusFile.parse(parse(readFileSync(path.join(dir, file), "utf8"))).cases }));
+    .map((file) => ({ file: `${path.basename(dir)}/${file}`, cases: CorpusFile.parse(parse(readFileSync(path.join(dir, file), "utf8"))).cases }));
 }
 
 const files = FOLDERS.flatMap((folder) => load(folder).map((f) => ({ folder, ...f })));
@@ -53,8 +56,23 @@ describe("diagnosis corpus", () => {
 
   it("puts every held-aside label in the tuned part too", () => {
     const tuned = new Set(all.filter((x) => x.folder === "tuned").map(({ c }) => c.label));
-    const unseen = all.filter((x) => x.folder !== "tuned" && !tuned.has(x.c.label)).map(({ c }) => `${c.id} -> ${c.label}`);
+    const unseen = all
+      .filter((x) => !x.folder.startsWith("evidence-") && x.folder !== "tuned" && !tuned.has(x.c.label))
+      .map(({ c }) => `${c.id} -> ${c.label}`);
     expect(unseen).toEqual([]);
+  });
+
+  it("splits the evidence cases as the others: each held-aside one has its partner in the evidence's tuned part", () => {
+    const tuned = new Set(all.filter((x) => x.folder === "evidence-tuned").map(({ c }) => c.label));
+    const held = all.filter((x) => x.folder === "evidence-held-aside").map(({ c }) => c.label);
+    expect(held.length).toBeGreaterThanOrEqual(40);
+    expect(held.filter((label) => !tuned.has(label))).toEqual([]);
+    expect(held.filter((label, i) => held.indexOf(label) !== i)).toEqual([]);
+    // What makes them evidence cases: each carries alerts, logs or a journal.
+    const bare = all.filter(
+      (x) => x.folder.startsWith("evidence-") && !x.c.evidence?.alerts?.length && !x.c.evidence?.logs?.length && !x.c.evidence?.journal?.length,
+    );
+    expect(bare.map(({ c }) => c.id)).toEqual([]);
   });
 
   it("holds at most one fresh case of each failure mode", () => {
@@ -64,7 +82,7 @@ describe("diagnosis corpus", () => {
 
   it("holds aside exactly one case of every failure mode", () => {
     const held = all.filter((x) => x.folder === "held-aside").map(({ c }) => c.label);
-    const labels = new Set(all.map(({ c }) => c.label));
+    const labels = new Set(all.filter((x) => !x.folder.startsWith("evidence-")).map(({ c }) => c.label));
     expect(held.length).toBe(new Set(held).size);
     expect(new Set(held)).toEqual(labels);
   });
@@ -82,7 +100,7 @@ describe("diagnosis corpus", () => {
       }
     }
     expect(failures).toEqual([]);
-  });
+  }, 180_000); // about 450 worlds, each on a fresh cluster: seconds of CPU alone, several times that beside a CPU hog
 
   it("cites a source for every case and keeps every failure visible somewhere", () => {
     const silent: string[] = [];
@@ -97,7 +115,8 @@ describe("diagnosis corpus", () => {
         w.auth !== undefined ||
         w.decrypt !== undefined ||
         w.keyIdFlips !== undefined ||
-        w.identityFallback !== undefined;
+        w.identityFallback !== undefined ||
+        !!(c.evidence?.alerts?.length || c.evidence?.logs?.length || c.evidence?.journal?.length);
       if (!visible) silent.push(`${file}: ${c.id}`);
       if (!/[a-z0-9-]+\/[a-z0-9.-]+|seed|catalog/i.test(c.from)) silent.push(`${file}: ${c.id}: from names no source`);
     }

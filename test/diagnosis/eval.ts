@@ -2,21 +2,31 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
 import { SCENARIOS, setScenario } from "@/lib/demo/cluster/scenarios";
-import type { Suspect } from "@/lib/diagnosis/rank";
+import type { ActiveSignal, EvidenceText, Suspect } from "@/lib/diagnosis/rank";
+import { mapAlert } from "@/lib/incidents/alerts/alertmanager";
+import { keepEvidence } from "@/lib/incidents/evidence/evidence";
 import { evidenceTexts, rankSuspects } from "@/lib/incidents/suspects/suspects";
 import type { Signal } from "@/lib/signals/signal-model";
 import { settledPoll, startDemoMonitor, type DemoMonitor } from "@/test/demo-monitor";
-import { applyWorld, CorpusFile, type Case } from "./world";
+import { applyWorld, CorpusFile, type Case, type CaseEvidence } from "./world";
 
 // The diagnosis evaluation: each broken cluster of the corpus (and each demo scenario) is put on a real demo
 // cluster server, read by the real monitor through the real client, and the ranking of its live signals is
 // compared with the label. Shared by `npm run eval:diagnosis` and the regression test.
 
 export const CORPUS_DIR = path.join(process.cwd(), "test", "diagnosis", "corpus");
-/** "fresh" is a second held-aside part, written later by people who had not seen the diagnosis (corpus/README.md). */
-export type Part = "tuned" | "held-aside" | "fresh";
+/**
+ * "fresh" is a second held-aside part, written later by people who had not seen the diagnosis (corpus/README.md).
+ * "evidence" and "evidence-held-aside" are the cases whose evidence is what the world sends besides Faultline's own
+ * reading (alerts without Faultline's labels, container logs, journals), split the same way (corpus/evidence/).
+ */
+export type Part = "tuned" | "held-aside" | "fresh" | "evidence" | "evidence-held-aside";
+export const PARTS: Part[] = ["tuned", "held-aside", "fresh", "evidence", "evidence-held-aside"];
 /** The parts never tuned on: their misses are not printed and EVAL_DEBUG refuses them. */
-export const isHeldAside = (part: Part | "demo") => part === "held-aside" || part === "fresh";
+export const isHeldAside = (part: Part | "demo") => part === "held-aside" || part === "fresh" || part === "evidence-held-aside";
+
+/** What of a case's evidence the evaluation reads: all of it, or what Faultline read before it read logs (issue 26). */
+export type EvidenceMode = "all" | "without-logs";
 
 export interface Outcome {
   id: string;
@@ -31,6 +41,10 @@ export interface Outcome {
 }
 
 export function loadCorpus(part: Part): Case[] {
+  if (part === "evidence" || part === "evidence-held-aside") {
+    const file = path.join(CORPUS_DIR, "evidence", part === "evidence" ? "tuned.yaml" : "held-aside.yaml");
+    return CorpusFile.parse(parse(readFileSync(file, "utf8"))).cases;
+  }
   const dir = path.join(CORPUS_DIR, part);
   let names: string[] = [];
   try {
@@ -39,6 +53,31 @@ export function loadCorpus(part: Part): Case[] {
     return [];
   }
   return names.sort().flatMap((name) => CorpusFile.parse(parse(readFileSync(path.join(dir, name), "utf8"))).cases);
+}
+
+/**
+ * A case's evidence as an incident on the demo cluster would hold it: each alert as Faultline maps a delivered one
+ * (lib/incidents/alerts), each log tail and journal as Faultline keeps it (lib/incidents/evidence).
+ */
+export function caseEvidence(evidence: CaseEvidence | undefined, mode: EvidenceMode): { active: ActiveSignal[]; texts: EvidenceText[] } {
+  const active: ActiveSignal[] = (evidence?.alerts ?? []).map((alert, i) => {
+    const mapped = mapAlert(
+      { status: "firing", labels: alert.labels, annotations: alert.annotations ?? {}, startsAt: "2026-11-28T00:00:00Z", fingerprint: `case-${i}` },
+      { commonLabels: {} },
+      "demo",
+    );
+    // As lib/incidents/alerts/ingest-alerts.ts builds the alert's member: its signal, subject and title.
+    return { signal: mapped.signal, subject: mapped.subject, state: "critical", detail: mapped.title };
+  });
+  if (mode === "without-logs") return { active, texts: [] };
+  const texts: EvidenceText[] = [
+    ...(evidence?.logs ?? []).flatMap((log) => {
+      const source = `the logs of ${log.container} on ${log.node}${log.previous ? " (before its restart)" : ""}`;
+      return keepEvidence(log.lines).texts.map((text) => ({ source, text }));
+    }),
+    ...(evidence?.journal ?? []).flatMap((j) => keepEvidence(j.lines).texts.map((text) => ({ source: `the journal of ${j.unit} on ${j.node}`, text }))),
+  ];
+  return { active, texts };
 }
 
 /** What an incident would hold after a few rounds: each (signal, subject) at its worst state, with how often it changed. */
@@ -50,7 +89,7 @@ interface Seen {
 
 const RANK: Record<string, number> = { ok: 0, unknown: 1, warning: 2, critical: 3 };
 
-function judge(id: string, part: Outcome["part"], label: string, seen: Map<string, Seen>): Outcome {
+function judge(id: string, part: Outcome["part"], label: string, seen: Map<string, Seen>, extra = caseEvidence(undefined, "all")): Outcome {
   const all = [...seen.values()];
   const active = all.filter((x) => x.worst.state !== "ok");
   const healthy = all.filter((x) => x.worst.state === "ok").map((x) => ({ signal: x.worst.id, subject: x.worst.subject }));
@@ -61,7 +100,11 @@ function judge(id: string, part: Outcome["part"], label: string, seen: Map<strin
       active.map((x) => `${x.worst.id} ${x.worst.subject} ${x.worst.state} ${x.worst.detail}`),
     );
   const ranked = rankSuspects({
-    active: active.map(({ worst: s, flaps }) => ({ signal: s.id, subject: s.subject, state: s.state, detail: s.detail, texts: evidenceTexts(s), flaps })),
+    active: [
+      ...active.map(({ worst: s, flaps }) => ({ signal: s.id, subject: s.subject, state: s.state, detail: s.detail, texts: evidenceTexts(s), flaps })),
+      ...extra.active,
+    ],
+    texts: extra.texts,
     healthy,
     limit: 100,
   });
@@ -73,7 +116,7 @@ function judge(id: string, part: Outcome["part"], label: string, seen: Map<strin
     part,
     label,
     rank: ranked.findIndex((r) => r.id === label),
-    detected: active.length > 0,
+    detected: active.length + extra.active.length > 0,
     top: ranked[0] && { id: ranked[0].id, confidence: ranked[0].confidence, undecided: ranked[0].undecided },
     suspects: ranked.slice(0, 5).map(({ id: sid, score, confidence }) => ({ id: sid, score, confidence })),
   };
@@ -123,13 +166,19 @@ async function observeRounds(sim: DemoMonitor, clock: ReturnType<typeof evalCloc
 }
 
 /** Runs cases on one demo cluster, one after the other, each from a healthy, settled baseline. */
-export async function evaluateCases(cases: Case[], part: Part, monitor: EvalMonitor, onCase?: (o: Outcome, i: number) => void): Promise<Outcome[]> {
+export async function evaluateCases(
+  cases: Case[],
+  part: Part,
+  monitor: EvalMonitor,
+  onCase?: (o: Outcome, i: number) => void,
+  mode: EvidenceMode = "all",
+): Promise<Outcome[]> {
   const { sim, clock } = monitor;
   const outcomes: Outcome[] = [];
   {
     for (const [i, c] of cases.entries()) {
       const seen = await observeRounds(sim, clock, () => applyWorld(sim.server.cluster, c.world));
-      const outcome = judge(c.id, part, c.label, seen);
+      const outcome = judge(c.id, part, c.label, seen, caseEvidence(c.evidence, mode));
       outcomes.push(outcome);
       onCase?.(outcome, i);
     }

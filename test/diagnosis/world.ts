@@ -80,6 +80,35 @@ export const World = z.strictObject({
 });
 export type World = z.infer<typeof World>;
 
+const Line = z.string().min(1).max(4000);
+
+/** Evidence the world sends besides what Faultline reads itself: alerts users already run, container logs, journals. */
+export const CaseEvidence = z.strictObject({
+  /** Alerts as Alertmanager delivers them, without Faultline's labels: the rule's labels and its filled-in annotations. */
+  alerts: z
+    .array(
+      z.strictObject({
+        labels: z.record(z.string(), z.string()).refine((l) => !!l.alertname, "needs an alertname label"),
+        annotations: z.record(z.string(), z.string()).optional(),
+      }),
+    )
+    .optional(),
+  /** The tail of a container's log on a node, as `kubectl logs` prints it (previous: the container before its last restart). */
+  logs: z
+    .array(
+      z.strictObject({
+        node: z.string().min(1),
+        container: z.enum(["kms-plugin", "kube-apiserver"]),
+        previous: z.boolean().optional(),
+        lines: z.array(Line).min(1).max(400),
+      }),
+    )
+    .optional(),
+  /** A systemd unit's journal on a node (a plugin run as a systemd service), as `journalctl -u` prints it. */
+  journal: z.array(z.strictObject({ node: z.string().min(1), unit: z.string().min(1), lines: z.array(Line).min(1).max(400) })).optional(),
+});
+export type CaseEvidence = z.infer<typeof CaseEvidence>;
+
 export const Case = z.strictObject({
   id: z.string().regex(SLUG),
   /** The catalog failure mode that is the cause. */
@@ -88,6 +117,8 @@ export const Case = z.strictObject({
   from: z.string().min(3),
   note: z.string().optional(),
   world: World,
+  /** What else the world sends: alerts, logs, journals (read by Faultline since issue 26). */
+  evidence: CaseEvidence.optional(),
 });
 export type Case = z.infer<typeof Case>;
 export const CorpusFile = z.strictObject({ cases: z.array(Case).min(1) });
