@@ -58,6 +58,10 @@ function bodyFor(pattern: string, target: Target): Record<string, string> {
   const bodies: Record<string, Record<string, string>> = {
     "/api/v1/incidents/[id]/acknowledge": { actor: "evil" },
     "/api/v1/incidents/[id]/notes": { actor: "evil", text: "forged note" },
+    "/api/v1/incidents/[id]/evidence": {
+      actor: "evil",
+      text: "[fail] transit.profile: Transit key profile - blocking/api_server_availability: key is soft-deleted",
+    },
     "/api/v1/incidents/[id]/resolve": { actor: "evil", resolution: "forged" },
     "/api/v1/incidents/[id]/runbook-sessions": { actor: "evil", runbookId: "openbao-sealed" },
     "/api/v1/incidents/[id]/runbook-sessions/[sid]/steps": { actor: "evil", node: target.node, ...(target.answer ? { answer: target.answer } : {}) },

@@ -101,6 +101,15 @@ test("every route answers thousands of hostile inputs without a 5xx, and the ser
   const fields: Record<string, Record<string, unknown[]>> = {
     "/api/v1/incidents/[id]/acknowledge": { actor, note: ["seen"] },
     "/api/v1/incidents/[id]/notes": { actor, text: ["a note", "bao says \u0000 \ud800", ""] },
+    "/api/v1/incidents/[id]/evidence": {
+      actor,
+      text: [
+        "[fail] transit.profile: Transit key profile - blocking/api_server_availability: key is soft-deleted",
+        "token=hvs.CAESIJ7mXq3kzQ2b8Yd0pLr6WnT4 \u0000",
+        " ",
+        7,
+      ],
+    },
     "/api/v1/incidents/[id]/resolve": { actor, resolution: ["fixed"] },
     "/api/v1/incidents/[id]/runbook-sessions": { actor, runbookId: runbooks },
     "/api/v1/incidents/[id]/runbook-sessions/[sid]/steps": {

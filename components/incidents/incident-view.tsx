@@ -11,6 +11,7 @@ import { ago } from "@/components/ui/time";
 import { IncidentActions } from "./incident-actions";
 import { IncidentHeader } from "./incident-header";
 import { LiveSignals } from "./live-signals";
+import { PastedEvidence } from "./pasted-evidence";
 import { RunbookSessions } from "./runbook-sessions";
 import { SuspectList } from "./suspect-list";
 import { Timeline } from "./timeline";
@@ -72,6 +73,7 @@ export function IncidentView({ initial, links, runbooks, runbookTitles, monitore
             <p className="muted small">Failure modes from the catalog, most likely first, and why.</p>
             <SuspectList suspects={d.suspects} />
           </section>
+          <PastedEvidence incidentId={id} />
           <section className="panel" aria-labelledby="runbooks-h">
             <h2 id="runbooks-h">Runbooks</h2>
             <RunbookSessions incidentId={id} sessions={d.sessions} runbooks={runbooks} titles={runbookTitles} outcomes={outcomes} />

@@ -35,11 +35,12 @@ export function decide(
   ranked: { id: string; title: string; confidence: number }[],
   modes: Map<string, FailureMode>,
   runbooks: Runbook[],
+  answered?: ReadonlySet<string>,
 ): Undecided | undefined {
   const [first, second] = ranked;
   if (!first || !second) return undefined;
   if (first.confidence >= SURE && second.confidence < first.confidence * CLOSE) return undefined;
-  const asked = separatingQuestion(runbooks, first.id, second.id);
+  const asked = separatingQuestion(runbooks, first.id, second.id, answered);
   if (asked) return { with: second.id, withTitle: second.title, question: asked.question, runbook: asked.runbook };
   const a = modes.get(first.id);
   const b = modes.get(second.id);
@@ -69,7 +70,7 @@ function pathTo(runbook: Runbook, target: string): string[] {
 }
 
 /** Nodes reachable from `start`, the start included. */
-function reachable(byId: Map<string, Runbook["nodes"][number]>, start: string): Set<string> {
+export function reachable(byId: Map<string, Runbook["nodes"][number]>, start: string): Set<string> {
   const seen = new Set<string>();
   const stack = [start];
   while (stack.length > 0) {
@@ -83,9 +84,15 @@ function reachable(byId: Map<string, Runbook["nodes"][number]>, start: string): 
 
 /**
  * The runbook question whose answers lead apart to the two failure modes: one answer reaches a step naming A,
- * another a step naming B. The deepest such question is the most specific one.
+ * another a step naming B. The deepest such question is the most specific one. A question the on-call already
+ * answered (`answered`: "runbook\u0000node") is not asked again.
  */
-export function separatingQuestion(runbooks: Runbook[], a: string, b: string): { question: string; runbook: NonNullable<Undecided["runbook"]> } | undefined {
+export function separatingQuestion(
+  runbooks: Runbook[],
+  a: string,
+  b: string,
+  answered?: ReadonlySet<string>,
+): { question: string; runbook: NonNullable<Undecided["runbook"]> } | undefined {
   let best: { depth: number; question: string; runbook: NonNullable<Undecided["runbook"]> } | undefined;
   for (const runbook of runbooks) {
     const byId = new Map(runbook.nodes.map((n) => [n.id, n]));
@@ -95,7 +102,7 @@ export function separatingQuestion(runbooks: Runbook[], a: string, b: string): {
     if (withA.size === 0 || withB.size === 0) continue;
     const depth = depths(runbook);
     for (const node of runbook.nodes) {
-      if (node.kind !== "question" || node.next.length < 2) continue;
+      if (node.kind !== "question" || node.next.length < 2 || answered?.has(`${runbook.id}\u0000${node.id}`)) continue;
       const branches = node.next.map((n) => reachable(byId, n.to));
       const reachA = branches.map((set) => [...withA].some((id) => set.has(id)));
       const reachB = branches.map((set) => [...withB].some((id) => set.has(id)));

@@ -1,4 +1,5 @@
 import type { ErrorClass, FailureMode } from "@/lib/catalog/schema";
+import { readAnswers, type RunbookAnswer } from "./answers";
 import { classifyText, type ClassHit } from "./classify";
 import { confidences, decide, type Undecided } from "./confidence";
 import type { Runbook } from "@/lib/runbooks/schema";
@@ -53,6 +54,8 @@ export interface DiagnoseInput {
   active: ActiveSignal[];
   /** Texts not tied to a signal: their error classes count as a signal's do. */
   texts?: EvidenceText[];
+  /** Questions the on-call answered in runbooks walked for the incident, oldest first (the latest answer counts). */
+  answers?: RunbookAnswer[];
   /** Signals seen ok now (counter-evidence: "openbao.sealed is ok"). */
   healthy?: { signal: string; subject: string }[];
   /** Catalog ids an alert named, with the alert that named each. */
@@ -78,12 +81,16 @@ const W = {
   needFires: 1.5,
   needHealthy: -4,
   linked: 12,
+  answerFor: 4,
+  answerAgainst: -3,
   startup: 0.05,
   dataLoss: 0.03,
 };
 
 /** State changes within the window that make a signal "flapping". */
 const FLAPPING = 2;
+/** An answer whose branch leads to at most this many failure modes makes each of them a suspect by itself. */
+const ANSWER_NAMES = 3;
 
 interface Evidence {
   classes: Map<string, { hit: ClassHit; subjects: Set<string> }>;
@@ -163,6 +170,7 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
   const { byId, detectors, claimed } = indexOf(modes);
   const rarity = (signal: string) => Math.log(1 + modes.length / (detectors.get(signal) ?? 1));
   const maxRarity = Math.log(1 + modes.length);
+  const answered = readAnswers(input.runbooks ?? [], input.answers ?? [], (id) => byId.has(id));
 
   const scored: Omit<Suspect, "confidence">[] = [];
   for (const mode of modes) {
@@ -177,6 +185,15 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
     // that explains "the plugin is down" would be a suspect of every dead plugin.
     const cascade: [number, string][] = [];
     let ownSpecific = linkedBy.length > 0;
+    for (const a of answered) {
+      if (a.leadsTo.includes(mode.id)) {
+        // An answer's weight is shared by the causes its branch leads to: near the root of a tree it says little of each.
+        const names = a.leadsTo.length <= ANSWER_NAMES;
+        supported ||= names;
+        ownSpecific ||= names;
+        pro.push([W.answerFor / a.leadsTo.length, a.said]);
+      } else if (a.leadsAway.includes(mode.id)) con.push([W.answerAgainst, `${a.said}; only another answer leads to it`]);
+    }
 
     for (const [id, { hit, subjects }] of evidence.classes) {
       const where = `on ${listSubjects(subjects)}`;
@@ -248,7 +265,8 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
   }
   scored.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
   const ranked: Suspect[] = confidences(scored).slice(0, limit);
-  const undecided = decide(ranked, byId, input.runbooks ?? []);
+  const asked = new Set((input.answers ?? []).map((a) => `${a.runbookId}\u0000${a.node}`));
+  const undecided = decide(ranked, byId, input.runbooks ?? [], asked);
   if (undecided && ranked[0]) ranked[0] = { ...ranked[0], undecided };
   return ranked;
 }

@@ -143,3 +143,12 @@ export const WebhookSearch = z
   );
 
 export const ExportQuery = z.strictObject({ format: z.enum(["markdown", "json"], { message: "must be markdown or json" }).default("markdown") });
+
+/** Output an on-call pastes (PASTE_BODY_LIMIT bounds the body): any text with something in it. */
+export const EvidenceBody = z.strictObject({
+  actor: Actor,
+  text: z
+    .string({ error: (issue) => (issue.input === undefined ? "is required: the output to add" : "must be text (a string of the output to add)") })
+    .refine((s) => s.trim().length > 0, "must not be empty"),
+});
+export type EvidenceBody = z.infer<typeof EvidenceBody>;

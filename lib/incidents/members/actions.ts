@@ -7,7 +7,8 @@ import { appendEvent, appendEventId, inTransaction, type Db, type Tx } from "../
 // What people do to an incident. Each checks the transition under a row lock, so two on-calls clicking at
 // once get one success and one clear refusal.
 
-async function lockIncident(tx: Tx, id: number) {
+/** The incident's row, locked for the rest of the transaction; NotFound when there is none. */
+export async function lockIncident(tx: Tx, id: number) {
   const rows = await tx.$queryRaw<
     { id: number; status: string; acknowledged_by: string | null; acknowledged_at: Date | null; resolved_by: string | null; resolved_at: Date | null }[]
   >`

@@ -13,6 +13,7 @@ import { enqueueNotification, isSuspectChange, releaseOpenings } from "@/lib/not
 import { readOr, readSuspects, suspectsJson, type StoredSuspect } from "../stored";
 import { appendEvent, appendEventId, RaceLost, type Tx } from "../tx";
 import { evidenceTexts } from "../evidence/evidence";
+import { sessionAnswers } from "../sessions/answers";
 
 // The writes every path shares (rules, alerts, people): open, join, reopen and resolve an incident, and
 // keep its suspects current. Each runs inside the caller's transaction.
@@ -230,7 +231,10 @@ const shown = (suspects: StoredSuspect[]) =>
     suspects.slice(0, 3).map((s) => [s.id, Math.round((s.confidence ?? 0) * 20), s.undecided?.with, s.supports?.slice(0, 3), s.contradicts?.slice(0, 2)]),
   );
 
-/** Ranks the suspects from the incident's active member keys and alert links; records a change on the timeline. */
+/**
+ * Ranks the suspects from the incident's active member keys, its alert links, the evidence it gathered and the
+ * answers recorded in its runbook walks; records a change on the timeline.
+ */
 export async function refreshSuspects(
   tx: Tx,
   incidentId: number,
@@ -244,7 +248,8 @@ export async function refreshSuspects(
   const activeMembers = incident.members.filter((m) => !isHealthy(m.state));
   const links = (incident.links ?? {}) as Links;
   const texts = await evidenceTexts(tx, incidentId);
-  if (activeMembers.length === 0 && !links.catalog?.length && texts.length === 0) return; // all healthy: keep what was suspected
+  const answers = await sessionAnswers(tx, incidentId);
+  if (activeMembers.length === 0 && !links.catalog?.length && texts.length === 0 && answers.length === 0) return; // all healthy: keep what was suspected
   const { flaps, healthy } = await context(tx, incident, now, healthyNow);
   const active = activeMembers.map((m) => ({
     signal: m.signal,
@@ -254,7 +259,7 @@ export async function refreshSuspects(
     texts: m.texts,
     flaps: flaps.get(`${m.signal}\u0000${m.subject}`) ?? 0,
   }));
-  const after = rankSuspects({ active, texts, healthy, linked: links.catalog ?? [], entries: getCatalog().entries });
+  const after = rankSuspects({ active, texts, answers, healthy, linked: links.catalog ?? [], entries: getCatalog().entries });
   // A stored ranking that does not read is replaced by this one, as any changed ranking is.
   const before = readOr(() => readSuspects(incident.suspects, incidentId), []).value;
   if (suspectsChanged(before, after) || shown(before) !== shown(after)) {

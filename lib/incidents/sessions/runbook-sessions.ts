@@ -2,7 +2,9 @@ import { Conflict, Invalid, NotFound } from "@/lib/errors";
 import type { Signal } from "@/lib/signals/signal-model";
 import { getRunbook, listRunbooks } from "@/lib/catalog/runbooks";
 import { nodeMap } from "@/lib/runbooks/walk";
+import { lockIncident } from "../members/actions";
 import { announced } from "../members/announce";
+import { refreshSuspects } from "../members/membership";
 import { readOr, readPath, readSteps, readSuspects, stepsJson, type RecordedStep } from "../stored";
 import { suggestAnswer, suggestRunbooks } from "../suspects/suggest";
 import { appendEvent, inTransaction, type Db } from "../tx";
@@ -56,7 +58,10 @@ export interface StepInput {
   evidence?: unknown;
 }
 
-/** Records one answer; `live` gives the cluster's live signals, which pre-answer a question that names one. */
+/**
+ * Records one answer; `live` gives the cluster's live signals, which pre-answer a question that names one. The answer
+ * is evidence (lib/diagnosis/answers.ts), so the incident's suspects are ranked again under its lock.
+ */
 export async function recordRunbookStep(
   db: Db,
   incidentId: number,
@@ -68,6 +73,7 @@ export async function recordRunbookStep(
   return announced(
     incidentId,
     inTransaction(db, async (tx) => {
+      await lockIncident(tx, incidentId);
       const rows = await tx.$queryRaw<
         { id: number }[]
       >`SELECT "id" FROM "incident_runbook_sessions" WHERE "id" = ${sessionId} AND "incident_id" = ${incidentId} FOR UPDATE`;
@@ -131,6 +137,7 @@ export async function recordRunbookStep(
         });
       }
       await tx.incident.update({ where: { id: incidentId }, data: { updatedAt: now } });
+      await refreshSuspects(tx, incidentId, now, input.actor);
       return { session: updated, step };
     }),
   );
