@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { at, migratedDatabase, signal } from "@/test/incident-db";
 import { PLUGIN_RULES, pluginAlert } from "@/test/openbao-kms-rules";
+import { emptyReport } from "@/lib/text/outside-text";
 import { applyRound } from "../rounds/apply-round";
+import { AlertmanagerAlert, mapAlert } from "./alertmanager";
+import { ingestDelivery } from "./ingest-alerts";
 import { receiveDelivery } from "./webhook";
 
 // An alert about a watched cluster joins the incident its live signals opened when both point at the same cause,
@@ -62,5 +65,33 @@ describe("an alert about a watched cluster", () => {
     expect(other.outcomes[0].incidentId).not.toBe(live.id);
     const opened = await db.prisma.incident.findUniqueOrThrow({ where: { id: other.outcomes[0].incidentId! } });
     expect(((opened.suspects ?? []) as Stored[])[0]?.id).toBe("aad-mismatch");
+  });
+});
+
+describe("an alert the catalog came to know while it fired", () => {
+  it("is resolved on the member it fired as, before the catalog mapped it", async () => {
+    const body = delivery("older", "OpenBaoKMSTokenTTLShort", {}, "t1");
+    // As a server without catalog/alerts.yaml recorded it: the alert name is its signal, its instance its subject.
+    const fired = mapAlert(AlertmanagerAlert.parse(body.alerts[0]), { commonLabels: {} }, undefined);
+    await ingestDelivery(
+      db.prisma,
+      {
+        groupKey: body.groupKey,
+        receiver: "faultline",
+        status: "firing",
+        truncatedAlerts: 0,
+        alerts: [{ index: 0, alert: fired, cleaned: "" }],
+        refused: [],
+        cleaned: emptyReport(),
+      },
+      { now: at(600) },
+    );
+    const [member] = await db.prisma.incidentMember.findMany({ where: { cluster: "older" } });
+    expect([member.signal, member.subject]).toEqual(["OpenBaoKMSTokenTTLShort", "10.0.1.11:9464"]);
+
+    const resolved = { ...body, status: "resolved", alerts: [{ ...body.alerts[0], status: "resolved", endsAt: at(650).toISOString() }] };
+    const answer = await receiveDelivery(db.prisma, resolved, undefined, { now: at(660) });
+    expect(answer.outcomes[0]).toMatchObject({ incidentId: member.incidentId, result: "recorded" });
+    expect(await db.prisma.incidentMember.findUniqueOrThrow({ where: { id: member.id } })).toMatchObject({ state: "ok", healthySince: at(650) });
   });
 });

@@ -47,7 +47,7 @@ export interface AlertKnowledge {
   byExpression: AlertEntry[];
   classes: readonly ErrorClass[];
   signals: Set<string>;
-  /** Whether a text shows some error class: 100,000 alerts of one rule share a few words. */
+  /** Whether a word is understood (a text shows some error class, a cause value adds one): 100,000 alerts of one rule share a few words. */
   classified: Map<string, boolean>;
 }
 
@@ -102,6 +102,21 @@ function shows(text: string, known: AlertKnowledge): boolean {
   return hit;
 }
 
+/** Whether a cause label's value is a word the entry lists, or one that adds an error class to what its rule reads. */
+function understood(entry: AlertEntry, name: string, value: string, known: AlertKnowledge): boolean {
+  const cause = entry.cause[name];
+  if (cause.values.includes(value) || cause.unclassified.includes(value)) return true;
+  const key = `${entry.id}\u0000${name}\u0000${value}`;
+  let hit = known.classified.get(key);
+  if (hit === undefined) {
+    const bare = classifyText(fillReads(entry, {}), known.classes).length;
+    hit = classifyText(fillReads(entry, { [name]: value }), known.classes).length > bare;
+    if (known.classified.size >= MEMO_LIMIT) known.classified.clear();
+    known.classified.set(key, hit);
+  }
+  return hit;
+}
+
 export interface AlertReading {
   entry: AlertEntry | undefined;
   /** The cause labels the alert carries, as name and value. */
@@ -143,12 +158,7 @@ export function readAlert(
 
   const unknown: string[] = [];
   if (entry) {
-    const bare = classifyText(fillReads(entry, {}), known.classes).length;
-    for (const [name, value] of causes) {
-      const cause = entry.cause[name];
-      const listed = cause.values.includes(value) || cause.unclassified.includes(value);
-      if (!listed && classifyText(fillReads(entry, { [name]: value }), known.classes).length <= bare) unknown.push(quote(name, value));
-    }
+    for (const [name, value] of causes) if (!understood(entry, name, value, known)) unknown.push(quote(name, value));
   } else if (!(alert.signal && known.signals.has(alert.signal))) {
     unknown.push(alertname);
     for (const [name, value] of words) if (!shows(quote(name, value), known) && !shows(value, known)) unknown.push(quote(name, value));

@@ -153,9 +153,15 @@ describe("the KMS plugin's own alerts, delivered by the real Alertmanager", () =
     ]);
     const payloadOf = async (cluster: string) =>
       (await db.prisma.incidentEvent.findFirst({ where: { kind: "alert_received", incident: { cluster } } }))?.payload as Record<string, unknown> | undefined;
-    const answered = (word: string) =>
-      receiver.deliveries.slice(from).some((d) => d.status === 200 && (d.body.outcomes as { alert: string }[]).some((o) => o.alert.includes(word)));
-    await until("both groups answered", () => answered("quota_exhausted") && answered("BaoKmsDecryptTrouble"));
+    // The webhook answers once suspects are ranked; the outcomes name each alert by its name and target.
+    const answered = (name: string) =>
+      receiver.deliveries
+        .slice(from)
+        .some(
+          (d) =>
+            d.status === 200 && (d.body.outcomes as { alert: string; status: string }[]).some((o) => o.status === "firing" && o.alert.startsWith(`${name} (`)),
+        );
+    await until("both groups answered", () => answered("OpenBaoKMSMetadataProbeFailing") && answered("BaoKmsDecryptTrouble"));
     expect(await payloadOf("words-a")).toMatchObject({ catalogAlert: "openbao-kms-metadata-probe-failing", unknownWords: ['status="quota_exhausted"'] });
     expect(await payloadOf("words-b")).toMatchObject({ catalogAlert: null, unknownWords: ["BaoKmsDecryptTrouble", 'phase="rollout"'] });
     const [b] = await db.prisma.incident.findMany({ where: { cluster: "words-b" } });
