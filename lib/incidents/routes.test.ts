@@ -68,11 +68,10 @@ describe("POST /api/v1/alerts/alertmanager", () => {
     expect(again.outcomes[0]).toMatchObject({ result: "duplicate" });
 
     const detail = await (await getRoute(get(`/api/v1/incidents/${id}`), params({ id: String(id) }))).json();
-    // The catalog knows the rule by what it reads (its generatorURL): it restates the plugin's token TTL check.
     expect(detail.incident).toMatchObject({
       cluster: "prod",
-      signal: "kms.auth.ttl-low",
-      subject: "master-0:9464 (KMSPluginTokenExpiring)",
+      signal: "KMSPluginTokenExpiring",
+      subject: "master-0:9464",
       severity: "critical",
       source: "alert",
       title: "KMS plugin token expires in 4 minutes",

@@ -46,21 +46,19 @@ export interface AlertKnowledge {
   /** Entries an expression identifies, the most specific (most words) first. */
   byExpression: AlertEntry[];
   classes: readonly ErrorClass[];
-  signals: Set<string>;
   /** Whether a word is understood (a text shows some error class, a cause value adds one): 100,000 alerts of one rule share a few words. */
   classified: Map<string, boolean>;
 }
 
 const knowledge = new WeakMap<object, AlertKnowledge>();
 
-export function alertKnowledge(catalog: Pick<Catalog, "alerts" | "errorClasses" | "signals">): AlertKnowledge {
+export function alertKnowledge(catalog: Pick<Catalog, "alerts" | "errorClasses">): AlertKnowledge {
   let known = knowledge.get(catalog);
   if (!known) {
     known = {
       byName: new Map(catalog.alerts.flatMap((e) => e.alerts.map((name) => [name, e] as const))),
       byExpression: catalog.alerts.filter((e) => e.metrics.length > 0).sort((a, b) => b.metrics.length - a.metrics.length),
       classes: catalog.errorClasses,
-      signals: new Set(catalog.signals.map((s) => s.id)),
       classified: new Map(),
     };
     knowledge.set(catalog, known);
@@ -133,15 +131,16 @@ const quote = (name: string, value: string) => `${name}="${value.replace(/["\\]/
 const clip = (text: string) => hideSecrets(cleanText(text, MAX_TEXT)).text;
 
 /**
- * Reads one alert. `labels` and `annotations` are as mapAlert holds them (secrets hidden); `signal` is the signal
- * its own labels name (faultline_signal, signal), if any: such an alert is understood by it.
+ * Reads one alert. `labels` and `annotations` are as mapAlert holds them (secrets hidden). An alert `labelled` for
+ * Faultline (a signal, a subject, a catalog or runbook link) says what it is itself: the catalog is not asked, and
+ * its words are not reported.
  */
 export function readAlert(
-  alert: { alertname: string; labels: Record<string, string>; annotations: Record<string, string>; generatorURL: string | null; signal?: string },
+  alert: { alertname: string; labels: Record<string, string>; annotations: Record<string, string>; generatorURL: string | null; labelled: boolean },
   known: AlertKnowledge,
 ): AlertReading {
   const { alertname, labels, annotations } = alert;
-  const entry = entryFor(alertname, alert.generatorURL, known);
+  const entry = alert.labelled ? undefined : entryFor(alertname, alert.generatorURL, known);
   const causes = entry ? Object.keys(entry.cause).flatMap((name): [string, string][] => (labels[name] ? [[name, labels[name]]] : [])) : [];
   const reads = entry ? fillReads(entry, Object.fromEntries(causes)) : undefined;
   const words = Object.keys(labels)
@@ -159,7 +158,7 @@ export function readAlert(
   const unknown: string[] = [];
   if (entry) {
     for (const [name, value] of causes) if (!understood(entry, name, value, known)) unknown.push(quote(name, value));
-  } else if (!(alert.signal && known.signals.has(alert.signal))) {
+  } else if (!alert.labelled) {
     unknown.push(alertname);
     for (const [name, value] of words) if (!shows(quote(name, value), known) && !shows(value, known)) unknown.push(quote(name, value));
   }
@@ -167,7 +166,7 @@ export function readAlert(
     entry,
     causes,
     texts,
-    causeTexts: reads ? [reads] : alert.signal ? [] : words.map(([n, v]) => quote(n, v)),
+    causeTexts: reads ? [reads] : alert.labelled ? [] : words.map(([n, v]) => quote(n, v)),
     unknownWords: unknown.slice(0, MAX_WORDS).map((w) => cleanText(w, MAX_WORD)),
   };
 }

@@ -173,8 +173,23 @@ describe("what an alert says, read with the catalog", () => {
     expect(unknown.causeTexts).toEqual(['error_class="openbao_tls_failed"', 'phase="rollout"', 'team="platform"']);
     const known = read({ alertname: "OpenBaoKMSMetadataProbeFailing", instance: "n1", status: "quota_exhausted" });
     expect(known.unknownWords).toEqual(['status="quota_exhausted"']);
-    // An alert naming a Faultline signal is understood by it.
+    // An alert labelled for Faultline says what it is itself.
     expect(read({ alertname: "MyOwnSealedAlert", signal: "openbao.sealed", subject: "openbao", vault_cluster: "dc2" }).unknownWords).toEqual([]);
+  });
+
+  it("maps an alert labelled for Faultline (a signal, a subject or a link) as its labels say, not as the catalog would", () => {
+    const linked = read(
+      { alertname: "OpenBaoSealed", cluster: "prod", faultline_subject: "openbao", faultline_catalog_id: "openbao-sealed", severity: "critical" },
+      { summary: "sealed" },
+    );
+    expect(linked).toMatchObject({ signal: "OpenBaoSealed", subject: "openbao", catalogAlert: null, unknownWords: [], causeTexts: [], unmapped: null });
+    // Its labels and annotations are still its texts.
+    expect(linked.texts).toEqual([
+      'OpenBaoSealed{cluster="prod",faultline_catalog_id="openbao-sealed",faultline_subject="openbao",severity="critical"}',
+      "sealed",
+    ]);
+    const plain = read({ alertname: "OpenBaoSealed", cluster: "prod", instance: "openbao-0:8200", severity: "critical" });
+    expect(plain).toMatchObject({ signal: "openbao.sealed", subject: "openbao-0:8200 (OpenBaoSealed)", catalogAlert: "openbao-sealed-telemetry" });
   });
 
   it("hides anything shaped like a credential in labels, annotations and texts, and keeps the alert name", () => {

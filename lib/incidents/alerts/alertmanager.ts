@@ -134,6 +134,12 @@ export function mapAlert(
     ids.catalog.forEach((id) => catalogIds.add(id));
     ids.runbooks.forEach((id) => runbookIds.add(id));
   }
+  // Labelled for Faultline (docs/alertmanager.md, "Rules that join Faultline's own incident"): a signal, a subject or a
+  // link says what it is, and it maps as its labels say; the catalog maps only alerts that say nothing of Faultline.
+  const labelled =
+    catalogIds.size > 0 ||
+    runbookIds.size > 0 ||
+    [...Object.keys(labels), ...Object.keys(annotations)].some((k) => k.startsWith("faultline_") || k === "signal" || k === "subject");
   // An alert on Faultline's own signal (deploy/prometheus/) restates evidence Faultline already ranks; naming every
   // failure mode the signal detects would outweigh the details that tell them apart, so its ids are not links.
   if (labels.faultline_origin === FAULTLINE_ORIGIN) {
@@ -143,10 +149,11 @@ export function mapAlert(
   const target = first(labels, ["faultline_subject", "subject", "node", "instance", "pod", "service", "job"]) ?? "cluster";
   const named = first(labels, ["faultline_signal", "signal"]);
   const generatorURL = alert.generatorURL ?? null;
-  const reading = known ? readAlert({ alertname, labels, annotations, generatorURL, signal: named }, known) : undefined;
-  // Labels naming a signal win; a catalogued alert restates its entry's signal, about this target and this cause.
-  const restated = named ? undefined : (reading?.entry?.signal ?? undefined);
-  const about = [alertname, ...(reading?.causes ?? []).map(([k, v]) => `${k}=${v.slice(0, 100)}`)].join(", ");
+  const reading = known ? readAlert({ alertname, labels, annotations, generatorURL, labelled }, known) : undefined;
+  // A catalogued alert restates its entry's signal, about this target and this cause.
+  const restated = reading?.entry?.signal ?? undefined;
+  // Bounded: the member key is held in unique indexes.
+  const about = [alertname, ...(reading?.causes ?? []).map(([k, v]) => `${k}=${v.slice(0, 100)}`)].join(", ").slice(0, 300);
   const endsAt = alert.endsAt && !alert.endsAt.startsWith("0001-") ? new Date(alert.endsAt) : null;
   return {
     cluster: first(labels, ["faultline_cluster", "cluster", "cluster_name", "k8s_cluster"]) ?? defaultCluster ?? "alertmanager",
