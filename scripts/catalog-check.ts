@@ -7,7 +7,8 @@ try {
   const failureModes = catalog.entries.filter((e) => e.kind === "failure-mode").length;
   console.log(
     `catalog ok: ${catalog.entries.length} entries (${failureModes} failure modes, ${catalog.entries.length - failureModes} acceptance tests), ` +
-      `${catalog.runbooks.length} runbooks, ${catalog.blastRadius.length} blast-radius pages, ${catalog.signals.length} signals, ${catalog.components.length} components`,
+      `${catalog.runbooks.length} runbooks, ${catalog.blastRadius.length} blast-radius pages, ${catalog.signals.length} signals, ${catalog.components.length} components, ` +
+      `${catalog.alerts.length} alert mappings (${catalog.alerts.reduce((n, a) => n + a.alerts.length, 0)} alert names)`,
   );
 } catch (error) {
   if (!(error instanceof CatalogError)) throw error;

@@ -7,6 +7,7 @@ import { useLive, useNow } from "@/components/live/use-live";
 import { clusterHealthQuery, type LiveClusterHealth } from "@/components/queries/health";
 import { incidentQuery } from "@/components/queries/incidents";
 import { AlertGaps } from "./alert-gaps";
+import { AlertWords } from "./alert-words";
 import { ago } from "@/components/ui/time";
 import { IncidentActions } from "./incident-actions";
 import { IncidentHeader } from "./incident-header";
@@ -66,6 +67,7 @@ export function IncidentView({ initial, links, runbooks, runbookTitles, monitore
         </div>
       ) : null}
       <AlertGaps gaps={d.alertGaps ?? []} />
+      <AlertWords events={d.timeline} />
       <div className="incident-layout">
         <div className="incident-main">
           <section className="panel" aria-labelledby="suspects-h">

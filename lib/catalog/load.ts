@@ -12,6 +12,7 @@ import {
   type SignalDefinition,
 } from "./schema";
 import { checkDiagnosisLinks, readErrorClasses } from "./error-classes";
+import { readAlertCatalog } from "./alert-catalog";
 import { loadBlastRadius } from "@/lib/blast-radius/load";
 import { loadRunbooks } from "@/lib/runbooks/load";
 import { formatIssue, parseYamlSource, validateAt, validateYaml, type ContentIssue, type YamlSource } from "@/lib/content/yaml-source";
@@ -59,6 +60,7 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
 
   const componentIds = new Set(components.map((c) => c.id));
   const signalIds = new Set(signals.map((s) => s.id));
+  const alerts = readAlertCatalog(readSource(dir, "alerts.yaml", issues, texts), { signals: signalIds, classes: errorClasses }, issues);
   checkUnique(componentsSource, components, "component", issues);
   checkUnique(signalsSource, signals, "signal", issues);
   signals.forEach((signal, index) =>
@@ -143,7 +145,7 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
 
   if (issues.length > 0) throw new CatalogError(issues);
   const hash = createHash("sha256").update(texts.join("\n\0")).digest("hex");
-  return { entries, signals, components, errorClasses, runbooks, blastRadius, hash };
+  return { entries, signals, components, errorClasses, alerts, runbooks, blastRadius, hash };
 }
 
 function checkUnique(source: YamlSource | undefined, items: { id: string }[], what: string, issues: ContentIssue[]): void {

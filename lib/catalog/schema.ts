@@ -2,6 +2,7 @@ import { z } from "zod";
 import { SIGNAL_ID, SLUG } from "@/lib/content/ids";
 import type { BlastRadiusPage } from "@/lib/blast-radius/schema";
 import type { Runbook } from "@/lib/runbooks/schema";
+import type { AlertEntry } from "./alert-catalog";
 
 // The one schema for catalog content. Ids are public, stable API: alerts, links and incidents use them.
 
@@ -156,6 +157,8 @@ export interface Catalog {
   signals: SignalDefinition[];
   components: Component[];
   errorClasses: ErrorClass[];
+  /** The alerts people already run, mapped to signals and to what their labels say (catalog/alerts.yaml). */
+  alerts: AlertEntry[];
   runbooks: Runbook[];
   blastRadius: BlastRadiusPage[];
   /** sha256 of every content file, so a running server can say which revision it serves. */

@@ -28,11 +28,13 @@ export async function joinMany(tx: Tx, incidentId: number, members: MemberInput[
   if (members.length === 0) return [];
   const memberKeys = members.map(memberKeyOf);
   const at = now.toISOString();
+  // A member's texts travel as one JSON array each (PostgreSQL has no array of arrays of varying length).
   const rows = await tx.$queryRaw<{ memberKey: string }[]>`
-    INSERT INTO "incident_members" ("incident_id", "fingerprint", "cluster", "signal", "subject", "source", "state", "detail", "open", "joined_at", "changed_at")
-    SELECT ${incidentId}, f, c, s, u, 'alert', st, d, true, ${at}::timestamptz, ${at}::timestamptz
+    INSERT INTO "incident_members" ("incident_id", "fingerprint", "cluster", "signal", "subject", "source", "state", "detail", "texts", "open", "joined_at", "changed_at")
+    SELECT ${incidentId}, f, c, s, u, 'alert', st, d, ARRAY(SELECT jsonb_array_elements_text(t)), true, ${at}::timestamptz, ${at}::timestamptz
     FROM unnest(${memberKeys}::text[], ${members.map((m) => m.cluster)}::text[], ${members.map((m) => m.signal)}::text[], ${members.map((m) => m.subject)}::text[],
-                ${members.map((m) => m.state)}::text[], ${members.map((m) => m.detail.slice(0, 2000))}::text[]) AS v(f, c, s, u, st, d)
+                ${members.map((m) => m.state)}::text[], ${members.map((m) => m.detail.slice(0, 2000))}::text[],
+                ${members.map((m) => JSON.stringify(m.texts ?? []))}::jsonb[]) AS v(f, c, s, u, st, d, t)
     ON CONFLICT ("fingerprint") WHERE "open" DO NOTHING RETURNING "fingerprint" AS "memberKey"`;
   const added = new Set(rows.map((r) => r.memberKey));
   const joined = members.filter((_, i) => added.has(memberKeys[i]));

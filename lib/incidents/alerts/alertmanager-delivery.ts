@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { changed, cleanValue, describeReport, emptyReport, type CleanReport } from "@/lib/text/outside-text";
 import { fieldErrors, Unavailable } from "@/lib/errors";
+import { getCatalog } from "@/lib/catalog/queries";
 import { ALERTMANAGER_ALERT_LIMIT, ALERTMANAGER_BODY_LIMIT, AlertmanagerAlert, AlertmanagerPayload, mapAlert, type MappedAlert } from "./alertmanager";
+import { alertKnowledge } from "./alert-reading";
 
 // One webhook delivery read and checked alert by alert: a bad alert is refused on its own and the others go
 // on; only a body that is not Alertmanager's envelope at all is refused whole (docs/alertmanager.md).
@@ -74,6 +76,7 @@ export async function parseDelivery(
   const envelope = Envelope.safeParse({ ...(cleanValue(rest, {}, report) as object), alerts: rawAlerts });
   const refused: RefusedAlert[] = [];
   const alerts: Delivery["alerts"] = [];
+  const known = alertKnowledge(getCatalog());
   const items: unknown[] = Array.isArray(rawAlerts) ? rawAlerts : [];
   for (let index = 0; index < items.length; index++) {
     // Checking 100,000 alerts takes seconds: let other requests and the store's timers run in between.
@@ -86,7 +89,8 @@ export async function parseDelivery(
       refused.push({ index, ...describeRaw(item), fields: prefixed(fieldErrors(parsed.error), `alerts.${index}`) });
       continue;
     }
-    if (envelope.success) alerts.push({ index, alert: mapAlert(parsed.data, envelope.data, defaultCluster), cleaned: changed(own) ? describeReport(own) : "" });
+    if (envelope.success)
+      alerts.push({ index, alert: mapAlert(parsed.data, envelope.data, defaultCluster, known), cleaned: changed(own) ? describeReport(own) : "" });
   }
   // Not the envelope at all: retrying cannot help, so the answer is a 400 listing every field, alerts too.
   if (!envelope.success) return { fields: { ...fieldErrors(envelope.error), ...Object.assign({}, ...refused.map((r) => r.fields)) } };

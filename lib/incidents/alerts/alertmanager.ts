@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { SLUG } from "@/lib/content/ids";
 import type { Severity } from "../rules/rule-types";
+import { hideLabel, readAlert, type AlertKnowledge } from "./alert-reading";
 
 // Alertmanager's webhook payload (version 4) and how an alert maps onto Faultline (docs/alertmanager.md).
 
@@ -45,6 +46,8 @@ export interface MappedAlert {
   cluster: string;
   signal: string;
   subject: string;
+  /** What the alert is about as its labels say it (node, instance…): its subject, unless the catalog mapped it. */
+  target: string;
   alertname: string;
   severity: Severity;
   title: string;
@@ -56,9 +59,20 @@ export interface MappedAlert {
   /** Catalog and runbook ids the alert named (checked against the catalog by the caller). */
   catalogIds: string[];
   runbookIds: string[];
+  /** As delivered, cleaned, with anything shaped like a credential hidden. */
   labels: Record<string, string>;
   annotations: Record<string, string>;
   generatorURL: string | null;
+  /** The catalog's entry for the alert (catalog/alerts.yaml), when it has one. */
+  catalogAlert: string | null;
+  /** What the alert says, as its member's texts: what its rule reads, its name with its labels, its annotations. */
+  texts: string[];
+  /** What placing it ranks its cause on (alert-reading.ts). */
+  causeTexts: string[];
+  /** Words nothing in the catalog recognised: its name, and label values. */
+  unknownWords: string[];
+  /** The signal and subject it had before the catalog mapped it: its member may still be under them. */
+  unmapped: { signal: string; subject: string } | null;
 }
 
 const first = (labels: Record<string, string>, names: string[]) => names.map((n) => labels[n]?.trim()).find((v) => v);
@@ -85,10 +99,21 @@ export function idsFromUrl(url: string | undefined): { catalog: string[]; runboo
   return found;
 }
 
-/** Maps one alert; `defaultCluster` comes from the webhook URL's ?cluster= when the alert has no cluster label. */
-export function mapAlert(alert: AlertmanagerAlert, payload: Pick<AlertmanagerPayload, "commonLabels">, defaultCluster: string | undefined): MappedAlert {
-  const labels = { ...payload.commonLabels, ...alert.labels };
-  const annotations = alert.annotations;
+const hideAll = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, k === "alertname" ? v : hideLabel(k, v)]));
+
+/**
+ * Maps one alert; `defaultCluster` comes from the webhook URL's ?cluster= when the alert has no cluster label.
+ * With `known` (the catalog, alert-reading.ts) an alert the catalog maps carries the signal it restates, and its
+ * alert name and cause labels in its subject, so two alerts on one target stay two members.
+ */
+export function mapAlert(
+  alert: AlertmanagerAlert,
+  payload: Pick<AlertmanagerPayload, "commonLabels">,
+  defaultCluster: string | undefined,
+  known?: AlertKnowledge,
+): MappedAlert {
+  const labels = hideAll({ ...payload.commonLabels, ...alert.labels });
+  const annotations = hideAll(alert.annotations);
   const alertname = labels.alertname ?? "unnamed-alert";
   const catalogIds = new Set<string>();
   const runbookIds = new Set<string>();
@@ -109,21 +134,35 @@ export function mapAlert(alert: AlertmanagerAlert, payload: Pick<AlertmanagerPay
     ids.catalog.forEach((id) => catalogIds.add(id));
     ids.runbooks.forEach((id) => runbookIds.add(id));
   }
+  // Labelled for Faultline (docs/alertmanager.md, "Rules that join Faultline's own incident"): a signal, a subject or a
+  // link says what it is, and it maps as its labels say; the catalog maps only alerts that say nothing of Faultline.
+  const labelled =
+    catalogIds.size > 0 ||
+    runbookIds.size > 0 ||
+    [...Object.keys(labels), ...Object.keys(annotations)].some((k) => k.startsWith("faultline_") || k === "signal" || k === "subject");
   // An alert on Faultline's own signal (deploy/prometheus/) restates evidence Faultline already ranks; naming every
   // failure mode the signal detects would outweigh the details that tell them apart, so its ids are not links.
   if (labels.faultline_origin === FAULTLINE_ORIGIN) {
     catalogIds.clear();
     runbookIds.clear();
   }
-  const subject = first(labels, ["faultline_subject", "subject", "node", "instance", "pod", "service", "job"]) ?? "cluster";
+  const target = first(labels, ["faultline_subject", "subject", "node", "instance", "pod", "service", "job"]) ?? "cluster";
+  const named = first(labels, ["faultline_signal", "signal"]);
+  const generatorURL = alert.generatorURL ?? null;
+  const reading = known ? readAlert({ alertname, labels, annotations, generatorURL, labelled }, known) : undefined;
+  // A catalogued alert restates its entry's signal, about this target and this cause.
+  const restated = reading?.entry?.signal ?? undefined;
+  // Bounded: the member key is held in unique indexes.
+  const about = [alertname, ...(reading?.causes ?? []).map(([k, v]) => `${k}=${v.slice(0, 100)}`)].join(", ").slice(0, 300);
   const endsAt = alert.endsAt && !alert.endsAt.startsWith("0001-") ? new Date(alert.endsAt) : null;
   return {
     cluster: first(labels, ["faultline_cluster", "cluster", "cluster_name", "k8s_cluster"]) ?? defaultCluster ?? "alertmanager",
-    signal: first(labels, ["faultline_signal", "signal"]) ?? alertname,
-    subject,
+    signal: named ?? restated ?? alertname,
+    subject: restated ? `${target} (${about})` : target,
+    target,
     alertname,
     severity: severityOf(labels.severity),
-    title: (annotations.summary ?? annotations.title ?? `${alertname} (${subject})`).slice(0, 300),
+    title: (annotations.summary ?? annotations.title ?? `${alertname} (${target})`).slice(0, 300),
     status: alert.status,
     startsAt: new Date(alert.startsAt),
     endsAt,
@@ -132,6 +171,11 @@ export function mapAlert(alert: AlertmanagerAlert, payload: Pick<AlertmanagerPay
     runbookIds: [...runbookIds],
     labels,
     annotations,
-    generatorURL: alert.generatorURL ?? null,
+    generatorURL,
+    catalogAlert: reading?.entry?.id ?? null,
+    texts: reading?.texts ?? [],
+    causeTexts: reading?.causeTexts ?? [],
+    unknownWords: reading?.unknownWords ?? [],
+    unmapped: restated ? { signal: alertname, subject: target } : null,
   };
 }

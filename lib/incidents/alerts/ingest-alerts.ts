@@ -8,7 +8,8 @@ import { memberKeyOf } from "../rules/member-key";
 import { appendEvents, holdersOf, joinMany, resolveMembers } from "./alert-bulk";
 import { loadBatchViews, type ClusterViews } from "./alert-placement";
 import { joinIncident, openIncident, refreshSuspects, reopenIncident, type Links, type MemberInput } from "../members/membership";
-import { placeMemberKey } from "../rules/placement";
+import { placeMemberKey, type Causes } from "../rules/placement";
+import { candidatesOf, rankTrigger } from "../rounds/apply-round";
 import { inTransaction, RaceLost, type Db, type EventInput, type Tx } from "../tx";
 
 // Alertmanager deliveries: a firing alert opens or joins an incident like a firing signal (Alertmanager has
@@ -77,6 +78,8 @@ const eventPayload = (a: MappedAlert, unknown: string[], cleaned: string) => ({
   annotations: a.annotations,
   generatorURL: a.generatorURL,
   unknownLinks: unknown,
+  catalogAlert: a.catalogAlert,
+  unknownWords: a.unknownWords,
   ...(cleaned ? { cleaned } : {}),
 });
 
@@ -90,7 +93,7 @@ interface Fresh {
 }
 
 const outcomeBase = ({ alert: a, cleaned }: Item, unknown: string[]) => ({
-  alert: `${a.alertname} (${a.subject})`,
+  alert: `${a.alertname} (${a.target})`,
   status: a.status,
   unknownLinks: unknown,
   ...(cleaned ? { cleaned } : {}),
@@ -102,23 +105,30 @@ const received = (f: Fresh, incidentId: number, at: Date): EventInput => {
     at,
     kind: "alert_received",
     actor: ALERT_ACTOR,
-    summary: `${a.alertname} on ${a.subject} firing: ${a.title}`,
+    summary: `${a.alertname} on ${a.target} firing: ${a.title}`,
     payload: eventPayload(a, f.unknown, f.item.cleaned),
     key: f.key,
   };
 };
 
+/** The member key an alert had before the catalog mapped it (fired under an older catalog, it is still there). */
+const unmappedKey = (a: MappedAlert) => (a.unmapped ? memberKeyOf({ cluster: a.cluster, ...a.unmapped }) : undefined);
+
 /** Resolved alerts: their holders found in one query, members and events written in one statement each. */
 async function resolveBatch(tx: Tx, fresh: Fresh[], now: Date, outcomes: AlertOutcome[]): Promise<void> {
   const holders = await holdersOf(
     tx,
-    fresh.map((f) => ({ cluster: f.item.alert.cluster, memberKey: memberKeyOf(f.item.alert) })),
+    fresh.flatMap((f) => {
+      const a = f.item.alert;
+      return [memberKeyOf(a), unmappedKey(a)].flatMap((memberKey) => (memberKey ? [{ cluster: a.cluster, memberKey }] : []));
+    }),
   );
+  const holderOf = (a: MappedAlert) => holders.get(memberKeyOf(a)) ?? holders.get(unmappedKey(a) ?? "");
   const members: { id: number; healthySince: Date }[] = [];
   const events: EventInput[] = [];
   for (const f of fresh) {
     const a = f.item.alert;
-    const holder = holders.get(memberKeyOf(a));
+    const holder = holderOf(a);
     if (!holder) {
       outcomes[f.index] = { ...outcomeBase(f.item, f.unknown), incidentId: null, result: "unmatched" };
       continue;
@@ -129,7 +139,7 @@ async function resolveBatch(tx: Tx, fresh: Fresh[], now: Date, outcomes: AlertOu
       at: now,
       kind: "alert_resolved",
       actor: ALERT_ACTOR,
-      summary: `${a.alertname} on ${a.subject} resolved`,
+      summary: `${a.alertname} on ${a.target} resolved`,
       payload: eventPayload(a, f.unknown, f.item.cleaned),
       key: f.key,
     });
@@ -139,7 +149,7 @@ async function resolveBatch(tx: Tx, fresh: Fresh[], now: Date, outcomes: AlertOu
   for (const f of fresh)
     outcomes[f.index] ??= {
       ...outcomeBase(f.item, f.unknown),
-      incidentId: holders.get(memberKeyOf(f.item.alert))!.incidentId,
+      incidentId: holderOf(f.item.alert)!.incidentId,
       result: added.has(f.key) ? "recorded" : "duplicate",
     };
 }
@@ -150,6 +160,18 @@ async function resolveBatch(tx: Tx, fresh: Fresh[], now: Date, outcomes: AlertOu
  */
 async function fireBatch(tx: Tx, fresh: Fresh[], now: Date, config: IncidentRulesConfig, outcomes: AlertOutcome[]): Promise<number[]> {
   const views = new Map<string, ClusterViews>();
+  // An alert's own suspects, as the rules rank a signal alone: from what its cause is read from, so the thousands
+  // of alerts of one rule (a label apart) are ranked once. Only an incident with suspects asks (placement.ts).
+  const rankings = new Map<string, string[]>();
+  const causesOf = (a: MappedAlert): Causes => ({
+    ranked: () => {
+      const key = [a.signal, ...a.causeTexts].join("\u0000");
+      let ranked = rankings.get(key);
+      if (!ranked) rankings.set(key, (ranked = rankTrigger({ signal: a.signal, subject: a.subject, state: ALERT_FIRING, detail: "", texts: a.causeTexts })));
+      return ranked;
+    },
+    candidates: candidatesOf(a.signal),
+  });
   const joining = new Map<number, Fresh[]>();
   const events: EventInput[] = [];
   const touched = new Map<number, Links>();
@@ -170,7 +192,7 @@ async function fireBatch(tx: Tx, fresh: Fresh[], now: Date, config: IncidentRule
       const memberKeys = fresh.filter((g) => g.item.alert.cluster === a.cluster).map((g) => memberKeyOf(g.item.alert));
       views.set(a.cluster, (cluster = await loadBatchViews(tx, a.cluster, memberKeys, now, config)));
     }
-    const placement = placeMemberKey(memberKey, cluster.candidates(memberKey), now, config);
+    const placement = placeMemberKey(memberKey, cluster.candidates(memberKey), now, config, causesOf(a));
     let incidentId: number;
     if (placement.kind === "open") {
       incidentId = (
@@ -236,6 +258,7 @@ async function ingestBatch(tx: Tx, batch: Item[], now: Date, config: IncidentRul
       source: "alert",
       state: ALERT_FIRING,
       detail: a.title,
+      texts: a.texts,
       severity: a.severity,
     };
     fresh.push({ index, item, key: keys[index], member, found, unknown });
