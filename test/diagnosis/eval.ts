@@ -3,7 +3,9 @@ import path from "node:path";
 import { parse } from "yaml";
 import { SCENARIOS, setScenario } from "@/lib/demo/cluster/scenarios";
 import type { ActiveSignal, EvidenceText, Suspect } from "@/lib/diagnosis/rank";
+import { getCatalog } from "@/lib/catalog/queries";
 import { mapAlert } from "@/lib/incidents/alerts/alertmanager";
+import { alertKnowledge } from "@/lib/incidents/alerts/alert-reading";
 import { keepEvidence } from "@/lib/incidents/evidence/evidence";
 import { evidenceTexts, rankSuspects } from "@/lib/incidents/suspects/suspects";
 import type { Signal } from "@/lib/signals/signal-model";
@@ -42,8 +44,12 @@ export interface Outcome {
 
 export function loadCorpus(part: Part): Case[] {
   if (part === "evidence" || part === "evidence-held-aside") {
-    const file = path.join(CORPUS_DIR, "evidence", part === "evidence" ? "tuned.yaml" : "held-aside.yaml");
-    return CorpusFile.parse(parse(readFileSync(file, "utf8"))).cases;
+    const dir = path.join(CORPUS_DIR, "evidence");
+    const prefix = part === "evidence" ? "tuned" : "held-aside";
+    return readdirSync(dir)
+      .filter((n) => n.startsWith(prefix) && n.endsWith(".yaml"))
+      .sort()
+      .flatMap((name) => CorpusFile.parse(parse(readFileSync(path.join(dir, name), "utf8"))).cases);
   }
   const dir = path.join(CORPUS_DIR, part);
   let names: string[] = [];
@@ -60,14 +66,16 @@ export function loadCorpus(part: Part): Case[] {
  * (lib/incidents/alerts), each log tail and journal as Faultline keeps it (lib/incidents/evidence).
  */
 export function caseEvidence(evidence: CaseEvidence | undefined, mode: EvidenceMode): { active: ActiveSignal[]; texts: EvidenceText[] } {
+  const known = alertKnowledge(getCatalog());
   const active: ActiveSignal[] = (evidence?.alerts ?? []).map((alert, i) => {
     const mapped = mapAlert(
       { status: "firing", labels: alert.labels, annotations: alert.annotations ?? {}, startsAt: "2026-11-28T00:00:00Z", fingerprint: `case-${i}` },
       { commonLabels: {} },
       "demo",
+      known,
     );
-    // As lib/incidents/alerts/ingest-alerts.ts builds the alert's member: its signal, subject and title.
-    return { signal: mapped.signal, subject: mapped.subject, state: "critical", detail: mapped.title };
+    // As lib/incidents/alerts/ingest-alerts.ts builds the alert's member: its signal, subject, title and texts.
+    return { signal: mapped.signal, subject: mapped.subject, state: "critical", detail: mapped.title, texts: mapped.texts };
   });
   if (mode === "without-logs") return { active, texts: [] };
   const texts: EvidenceText[] = [
