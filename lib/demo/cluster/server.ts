@@ -27,6 +27,8 @@ export interface DemoServerOptions {
   adminToken?: string;
   /** CA and serving certificate; made at the first start unless given. */
   tls?: ServingTls;
+  /** Subresources the read-only token may not get, as a ClusterRole without them answers ("pods/log"). */
+  readForbidden?: string[];
 }
 
 export interface DemoEndpoints {
@@ -228,6 +230,7 @@ export class DemoServer {
       bookmarkIntervalMs: this.opts.bookmarkIntervalMs ?? 60_000,
       minRequestTimeoutSeconds: this.opts.minRequestTimeoutSeconds ?? 1800,
       canWrite: () => role === "admin",
+      mayRead: (resource) => role === "admin" || !(this.opts.readForbidden ?? []).includes(resource),
       openWatches: this.openWatches,
       bookmarkers: this.bookmarkers,
       stalled: () => this.watchesStalled || this.faults.silent,
