@@ -1,6 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { getJson } from "./http";
 import type { IncidentDetailView, IncidentListView } from "@/components/incidents/types";
+import type { LogSourceView } from "@/lib/incidents/evidence/log-evidence";
 
 // Each incidents query defined once; the server passes the first answer as initialData.
 
@@ -14,6 +15,13 @@ export const incidentQuery = (id: number) =>
   queryOptions({
     queryKey: ["incidents", "detail", id],
     queryFn: () => getJson<IncidentDetailView>(`/api/v1/incidents/${id}`),
+  });
+
+/** An incident's log sources; `version` (its newest log event) changes the key when a reading lands. */
+export const incidentLogsQuery = (id: number, version: string) =>
+  queryOptions({
+    queryKey: ["incidents", "logs", id, version],
+    queryFn: () => getJson<{ sources: LogSourceView[]; bytes: number }>(`/api/v1/incidents/${id}/logs`),
   });
 
 export const INCIDENT_EVENTS = "/api/v1/incidents/events";
