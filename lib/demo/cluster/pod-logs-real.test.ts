@@ -27,8 +27,11 @@ let core: k8s.CoreV1Api;
 
 function kubectl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) =>
-    execFile(KUBECTL, [`--cache-dir=${path.join(dir, "cache")}`, ...args], { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: dir }, timeout: 15_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      KUBECTL,
+      [`--cache-dir=${path.join(dir, "cache")}`, ...args],
+      { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: dir }, timeout: 15_000 },
+      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     ),
   );
 }
@@ -69,7 +72,9 @@ describe("the demo cluster's pod logs, read by kubectl and the client-node", () 
     expect(lines(await logs("kube-apiserver-master-1", "kube-apiserver"))[0]).toMatch(/^I1128 09:00:00\.\d{6} {6}18 server\.go:\d+\] Version: v1\.35\.3$/);
     const previous = await kubectl(["logs", "-n", NS, "kube-apiserver-master-1", "-c", "kms-plugin-1", "--previous"]);
     expect(previous.code).not.toBe(0);
-    expect(previous.stderr).toContain('Error from server (BadRequest): previous terminated container "kms-plugin-1" in pod "kube-apiserver-master-1" not found');
+    expect(previous.stderr).toContain(
+      'Error from server (BadRequest): previous terminated container "kms-plugin-1" in pod "kube-apiserver-master-1" not found',
+    );
   });
 
   it("OpenBao sealed: the plugin's redacted WARN lines every probe, kube-apiserver's failed health checks every 10 s; --tail, --since, --limit-bytes, --timestamps", async () => {
@@ -85,7 +90,9 @@ describe("the demo cluster's pod logs, read by kubectl and the client-node", () 
     const kas = lines(await logs("kube-apiserver-master-2", "kube-apiserver"));
     const failed = kas.filter((l) => l.includes('"kms plugin failed health check probe"'));
     expect(failed.length).toBe(30 * 2);
-    expect(failed[0]).toMatch(/^E1128 09:10:\d\d\.\d{6} {6}18 config\.go:\d+\] "kms plugin failed health check probe" err="kmsv2 Provider 1_secrets is not healthy, error: got unexpected healthz status: unhealthy" name="1_secrets"$/);
+    expect(failed[0]).toMatch(
+      /^E1128 09:10:\d\d\.\d{6} {6}18 config\.go:\d+\] "kms plugin failed health check probe" err="kmsv2 Provider 1_secrets is not healthy, error: got unexpected healthz status: unhealthy" name="1_secrets"$/,
+    );
 
     const tail = lines(await logs("kube-apiserver-master-2", "kube-apiserver", "--tail=3"));
     expect(tail).toEqual(kas.slice(-3));
@@ -104,7 +111,9 @@ describe("the demo cluster's pod logs, read by kubectl and the client-node", () 
     clock = T0 + 20 * 60_000;
     await setScenario(cluster, "kms-plugin-crash-loop", true, { node: "master-1" });
     clock += 30_000;
-    const pod = (await core.readNamespacedPod({ name: "kube-apiserver-master-1", namespace: NS })).status?.containerStatuses?.find((s) => s.name === "kms-plugin-1");
+    const pod = (await core.readNamespacedPod({ name: "kube-apiserver-master-1", namespace: NS })).status?.containerStatuses?.find(
+      (s) => s.name === "kms-plugin-1",
+    );
     expect(pod).toMatchObject({ restartCount: 12, lastState: { terminated: { exitCode: 2, reason: "Error" } } });
     const previous = lines(await logs("kube-apiserver-master-1", "kms-plugin-1", "--previous"));
     expect(previous.at(0)).toContain('"message":"socket.stale_removed"');
@@ -141,15 +150,24 @@ describe("the demo cluster's pod logs, read by kubectl and the client-node", () 
     };
     expect(await refusal(core.readNamespacedPodLog({ name: "kube-apiserver-master-0", namespace: NS }))).toEqual({
       code: 400,
-      status: expect.objectContaining({ kind: "Status", reason: "BadRequest", message: "a container name must be specified for pod kube-apiserver-master-0, choose one of: [kube-apiserver kms-plugin-1]" }),
+      status: expect.objectContaining({
+        kind: "Status",
+        reason: "BadRequest",
+        message: "a container name must be specified for pod kube-apiserver-master-0, choose one of: [kube-apiserver kms-plugin-1]",
+      }),
     });
     expect(await refusal(core.readNamespacedPodLog({ name: "kube-apiserver-master-0", namespace: NS, container: "nope" }))).toMatchObject({
       code: 400,
       status: { message: "container nope is not valid for pod kube-apiserver-master-0" },
     });
-    expect(await refusal(core.readNamespacedPodLog({ name: "kube-apiserver-master-0", namespace: NS, container: "kube-apiserver", tailLines: -1 }))).toMatchObject({
+    expect(
+      await refusal(core.readNamespacedPodLog({ name: "kube-apiserver-master-0", namespace: NS, container: "kube-apiserver", tailLines: -1 })),
+    ).toMatchObject({
       code: 422,
-      status: { reason: "Invalid", message: 'PodLogOptions "kube-apiserver-master-0" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0' },
+      status: {
+        reason: "Invalid",
+        message: 'PodLogOptions "kube-apiserver-master-0" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0',
+      },
     });
     expect(await refusal(core.readNamespacedPodLog({ name: "kube-apiserver-master-9", namespace: NS, container: "kube-apiserver" }))).toMatchObject({
       code: 404,
@@ -157,7 +175,9 @@ describe("the demo cluster's pod logs, read by kubectl and the client-node", () 
     });
     const kc = new k8s.KubeConfig();
     kc.loadFromString(kubeconfigFor("demo", forbidding.endpoints()));
-    expect(await refusal(kc.makeApiClient(k8s.CoreV1Api).readNamespacedPodLog({ name: "kube-apiserver-master-0", namespace: NS, container: "kms-plugin-1" }))).toMatchObject({
+    expect(
+      await refusal(kc.makeApiClient(k8s.CoreV1Api).readNamespacedPodLog({ name: "kube-apiserver-master-0", namespace: NS, container: "kms-plugin-1" })),
+    ).toMatchObject({
       code: 403,
       status: {
         reason: "Forbidden",
