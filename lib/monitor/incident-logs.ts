@@ -25,6 +25,8 @@ export interface Monitored {
 export interface LogsRead extends LogsRecorded {
   /** Milliseconds spent reading and recording. */
   tookMs: number;
+  /** Of those, from the readings in hand to the new ranking committed. */
+  rankMs: number;
 }
 
 /** Reads the incident's log sources now and records them; 409 when this server does not watch its cluster. */
@@ -39,8 +41,10 @@ export async function readIncidentLogs(
   const entry = find(cluster);
   if (!entry) throw new Conflict(`this server does not watch cluster "${cluster.slice(0, 100)}", so it cannot read its logs`);
   const readings = await readLogs(entry, subjects);
+  const read = performance.now();
   const recorded = await recordLogReadings(db, incidentId, readings, actor, new Date());
-  return { ...recorded, tookMs: Math.round(performance.now() - started) };
+  const done = performance.now();
+  return { ...recorded, tookMs: Math.round(done - started), rankMs: Math.round(done - read) };
 }
 
 async function readLogs(entry: Monitored, subjects: string[]): Promise<LogReading[]> {

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { LogsConfig } from "@/lib/clusters/config";
 
 // One read of a log: a container's tail through the pods/log API, or a systemd unit's journal through
@@ -9,7 +10,7 @@ export interface LogReading {
   kind: "pod-log" | "journal";
   /** One container's (or its previous instance's) or one unit's reading: reading it again replaces it. */
   key: string;
-  /** As the page names it: "kube-apiserver-master-1 kms-plugin-1 (openshift-kube-apiserver), previous instance". */
+  /** As the page names it: "kube-apiserver-master-1 kms-plugin-1 (previous instance)". */
   source: string;
   node: string;
   lines: string[];
@@ -21,12 +22,11 @@ export interface LogReading {
   refused?: string;
 }
 
-export type LogSettings = LogsConfig &
-  Required<Pick<LogsConfig, "namespace" | "labelSelector" | "containers" | "tailLines" | "sinceSeconds" | "limitBytes" | "maxNodes">>;
+export type LogSettings = LogsConfig;
 
 /** A cluster's log settings with their defaults filled in. */
-export function logSettings(config: LogsConfig | undefined): LogSettings {
-  return LogsConfig.parse(config ?? {}) as LogSettings;
+export function logSettings(config: z.input<typeof LogsConfig> | undefined): LogSettings {
+  return LogsConfig.parse(config ?? {});
 }
 
 /** Node names as the incident's members name them: the first part of a subject ("master-1/1", "master-1"). */
