@@ -25,7 +25,7 @@ const GatewayUrl = z.string().refine((v) => {
 
 /** A systemd unit name as systemctl takes it; nothing a URL or a journal match could misread. */
 const UnitName = z.string().regex(/^[A-Za-z0-9:_.@\\-]{1,200}\.service$/, "must be a systemd service name like bao-kms-provider.service");
-const NodeName = z.string().regex(/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, "must be a node name (lowercase letters, digits, '-' and '.')");
+const NODE_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 
 /** Where the KMS plugin's and kube-apiserver's logs are read when an incident asks (docs/clusters.md, "Logs"). */
 export const LogsConfig = z.strictObject({
@@ -58,7 +58,13 @@ export const LogsConfig = z.strictObject({
       /** The gatewayd of every node, "{node}" standing for the node's name: https://{node}.example.internal:19531 */
       url: GatewayUrl.optional(),
       /** Or one address per node. */
-      nodes: z.record(NodeName, GatewayUrl).optional(),
+      nodes: z
+        .record(z.string(), GatewayUrl)
+        .superRefine((nodes, ctx) => {
+          for (const name of Object.keys(nodes))
+            if (!NODE_NAME.test(name)) ctx.addIssue({ code: "custom", path: [name], message: "must be a node name (lowercase letters, digits, '-' and '.')" });
+        })
+        .optional(),
       caFile: z.string().min(1).optional(),
     })
     .refine((j) => j.url || j.nodes, { message: "give url (with {node}) or nodes", path: ["url"] })
