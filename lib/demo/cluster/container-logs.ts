@@ -235,10 +235,10 @@ function* failureTicks(since: Date, until: Date, every: number): Generator<numbe
 
 const inWindow = (lines: LogLine[], now: Date) => lines.filter((l) => l.at.getTime() <= now.getTime()).sort((a, b) => a.at.getTime() - b.at.getTime());
 
-/** Sub-millisecond digits that stay the same for the same line, so two reads of a log agree. */
-function fraction(at: Date, salt: string): string {
-  const micro = parseInt(createHash("sha256").update(`${salt}${at.getTime()}`).digest("hex").slice(0, 6), 16) % 1000;
-  return `${String(at.getUTCMilliseconds()).padStart(3, "0")}${String(micro).padStart(3, "0")}`;
+/** The fraction of a second to `digits` places; the sub-millisecond ones stay the same for the same line, so two reads agree. */
+function fraction(at: Date, salt: string, digits = 6): string {
+  const below = parseInt(createHash("sha256").update(`${salt}${at.getTime()}`).digest("hex").slice(0, 8), 16) % 1_000_000;
+  return `${String(at.getUTCMilliseconds()).padStart(3, "0")}${String(below).padStart(6, "0")}`.slice(0, digits);
 }
 
 /** klog's header: Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg */
@@ -256,8 +256,8 @@ function slog(at: Date, level: string, message: string, fields: Record<string, s
   return JSON.stringify({ ts: rfc3339Nano(at, message), level, message, ...fields });
 }
 
-/** time.RFC3339Nano: trailing zeros of the fraction dropped. */
+/** time.RFC3339Nano: nine digits, trailing zeros dropped. */
 export function rfc3339Nano(at: Date, salt = ""): string {
-  const digits = `${fraction(at, salt)}${salt ? "417" : "000"}`.replace(/0+$/, "");
+  const digits = fraction(at, salt, 9).replace(/0+$/, "");
   return at.toISOString().replace(/\.\d{3}Z$/, digits ? `.${digits}Z` : "Z");
 }

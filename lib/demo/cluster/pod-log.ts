@@ -26,10 +26,9 @@ export function servePodLog(req: IncomingMessage, res: ServerResponse, url: URL,
     return sendStatus(res, error.code, error.reason, error.message, error.details);
   }
   const node = namespace === KAS_NAMESPACE ? cluster.model.nodes.find((n) => n.present && kasPodName(n.name) === name) : undefined;
-  const pods = cluster.objects("", "pods", namespace).map((p) => (p.metadata as { name: string }).name);
   if (!node) {
     // Only the kube-apiserver pods run programs with logs here; any other pod's containers have printed nothing.
-    if (!pods.includes(name)) return sendStatus(res, 404, "NotFound", `pods "${name}" not found`, { name, kind: "pods" });
+    if (!cluster.object("", "pods", name, namespace)) return sendStatus(res, 404, "NotFound", `pods "${name}" not found`, { name, kind: "pods" });
     return sendText(res, 200, "", "text/plain");
   }
   const containers = [KAS_CONTAINER, ...node.plugins.map((p) => pluginContainer(p.keyID))];
