@@ -1,7 +1,7 @@
 // Layering rules for `npm test` (scripts/check-layers.mjs runs dependency-cruiser with this file and then
 // checks that no two lib/ folders import each other, directly or round about). docs/architecture.md says why.
 const IO = "^(node:)?(fs|fs/promises|net|http|https|http2|tls|dns|child_process|worker_threads|dgram)$";
-const SERVER_ONLY = ["^server-only$", "^lib/db/", "^lib/monitor/", "^lib/store/", "^lib/sources/(kube|probes|prometheus|beacon)/", "^node:"];
+const SERVER_ONLY = ["^server-only$", "^lib/db/", "^lib/monitor/", "^lib/store/", "^lib/sources/(kube|probes|prometheus|beacon|logs)/", "^node:"];
 
 // Which lib/ folders and lone lib/ files each one may import (its own tests may import anything): the "may import"
 // column of docs/architecture.md's stages table, which must say the same. A lone file counts as its own folder.
@@ -38,6 +38,7 @@ const MAY_IMPORT = {
     "lib/db",
     "lib/text",
     "lib/env.ts",
+    "lib/errors.ts",
     "lib/process-slot.ts",
   ],
   "lib/exporter": ["lib/metrics.ts", "lib/live", "lib/db", "lib/signals", "lib/catalog", "lib/incidents", "lib/text", "lib/process-slot.ts"],

@@ -9,13 +9,14 @@ step() { printf '\n== %s\n' "$1"; }
 
 # Debian's Chromium (the end-to-end tests), Prometheus 2.42 (the metrics tests, and the demo's KMS metrics in the
 # end-to-end run), Alertmanager, and the real Kubernetes clients the demo cluster's contract test drives (the official
-# Python client, python3-kubernetes; kubectl below): installed here when running as root, otherwise named; the tests
+# Python client, python3-kubernetes; kubectl below), systemd-journal-gatewayd and -remote (the journal tests): installed here when running as root, otherwise named; the tests
 # fail, not skip, without them.
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/bin/prometheus ] || missing+=(prometheus)
 [ -x /usr/bin/prometheus-alertmanager ] || missing+=(prometheus-alertmanager)
 /usr/bin/python3 -c 'import kubernetes' 2>/dev/null || missing+=(python3-kubernetes)
+[ -x /lib/systemd/systemd-journal-gatewayd ] && [ -x /lib/systemd/systemd-journal-remote ] || missing+=(systemd-journal-remote)
 # Debian's kubectl (package kubernetes-client) is unpacked under .data/tools, not installed: /usr/bin/kubectl
 # belongs to another package on some machines.
 KUBECTL=.data/tools/kubernetes-client/usr/bin/kubectl
@@ -27,7 +28,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     updated=1
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
-    echo "npm test needs ${missing[*]} (/usr/bin/chromium, /usr/bin/prometheus, /usr/bin/prometheus-alertmanager, python3-kubernetes): run 'sudo apt-get install --no-install-recommends ${missing[*]}' and try again" >&2
+    echo "npm test needs ${missing[*]} (/usr/bin/chromium, /usr/bin/prometheus, /usr/bin/prometheus-alertmanager, python3-kubernetes, systemd-journal-remote for the journal tests): run 'sudo apt-get install --no-install-recommends ${missing[*]}' and try again" >&2
     exit 1
   fi
 fi

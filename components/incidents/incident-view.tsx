@@ -11,6 +11,7 @@ import { AlertWords } from "./alert-words";
 import { ago } from "@/components/ui/time";
 import { IncidentActions } from "./incident-actions";
 import { IncidentHeader } from "./incident-header";
+import { IncidentLogs } from "./incident-logs";
 import { LiveSignals } from "./live-signals";
 import { PastedEvidence } from "./pasted-evidence";
 import { RunbookSessions } from "./runbook-sessions";
@@ -84,6 +85,7 @@ export function IncidentView({ initial, links, runbooks, runbookTitles, monitore
             <h2 id="signals-h">Its signals now</h2>
             <LiveSignals detail={d} links={links} monitored={monitored} />
           </section>
+          <IncidentLogs incidentId={id} timeline={d.timeline} now={now} />
         </div>
         <aside className="incident-side">
           <section className="panel" aria-labelledby="actions-h">

@@ -21,6 +21,7 @@ const KIND: Record<string, { label: string; tone: Tone }> = {
   alerts_truncated: { label: "alerts left out", tone: "orange" },
   alerts_refused: { label: "alerts refused", tone: "red" },
   evidence_added: { label: "evidence", tone: "purple" },
+  logs_unread: { label: "logs unread", tone: "orange" },
   notification_sent: { label: "notified", tone: "green" },
   notification_retrying: { label: "notify retrying", tone: "orange" },
   notification_failed: { label: "notify failed", tone: "red" },

@@ -45,6 +45,36 @@ describe("cluster configuration", () => {
     expect(errorOf("clusters:\n  - name: a\n    kubeconfig: /k\n    kubeconfg: /typo\n")).toContain("kubeconfg");
   });
 
+  it("reads where the logs are, with their bounds, and refuses a hostile journal address or unit", () => {
+    const [cluster] = parseClustersFile(
+      "c.yaml",
+      "clusters:\n  - name: a\n    kubeconfig: /k\n    logs:\n      tailLines: 100\n      journal:\n        unit: bao-kms-provider.service\n        url: https://{node}.example.internal:19531\n",
+    );
+    expect(cluster.logs).toEqual({
+      namespace: "openshift-kube-apiserver",
+      labelSelector: "app=openshift-kube-apiserver",
+      containers: ["kube-apiserver", "kms-plugin*"],
+      tailLines: 100,
+      sinceSeconds: 3600,
+      limitBytes: 262144,
+      maxNodes: 3,
+      journal: { unit: "bao-kms-provider.service", url: "https://{node}.example.internal:19531" },
+    });
+    const logs = (body: string) => errorOf(`clusters:\n  - name: a\n    kubeconfig: /k\n    logs:\n${body}`);
+    expect(logs("      journal:\n        unit: bao-kms-provider.service\n")).toBe(
+      "clusters.yaml:5: clusters[0].logs.journal.url: give url (with {node}) or nodes",
+    );
+    expect(logs("      journal:\n        unit: 'x.service; rm -rf /'\n        url: http://{node}:19531\n")).toContain(
+      "clusters[0].logs.journal.unit: must be a systemd service name like bao-kms-provider.service",
+    );
+    expect(logs("      journal:\n        unit: a.service\n        url: https://user:pw@{node}:19531\n")).toContain(
+      "must be an http:// or https:// URL without credentials",
+    );
+    expect(logs("      journal:\n        unit: a.service\n        nodes:\n          '../x': http://10.0.0.1:19531\n")).toContain("must be a node name");
+    expect(logs("      limitBytes: 999999999\n")).toBe("clusters.yaml:5: clusters[0].logs.limitBytes: must be 1024-4194304");
+    expect(logs("      containers: ['kms plugin']\n")).toContain("must be a container name, optionally ending in *");
+  });
+
   it("reports a YAML syntax error with its line", () => {
     expect(errorOf("clusters:\n  - name: [a\n")).toMatch(/^clusters\.yaml:\d+: /);
   });

@@ -13,6 +13,65 @@ const Url = z.string().refine((v) => {
   }
 }, "must be an http:// or https:// URL");
 
+/** A gatewayd address: "{node}" may stand for the node's name; no credentials in it (they would show in errors). */
+const GatewayUrl = z.string().refine((v) => {
+  try {
+    const url = new URL(v.replaceAll("{node}", "node"));
+    return ["http:", "https:"].includes(url.protocol) && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}, "must be an http:// or https:// URL without credentials ({node} stands for the node's name)");
+
+/** A systemd unit name as systemctl takes it; nothing a URL or a journal match could misread. */
+const UnitName = z.string().regex(/^[A-Za-z0-9:_.@\\-]{1,200}\.service$/, "must be a systemd service name like bao-kms-provider.service");
+const NODE_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+
+/** Where the KMS plugin's and kube-apiserver's logs are read when an incident asks (docs/clusters.md, "Logs"). */
+export const LogsConfig = z.strictObject({
+  /** The kube-apiserver pods, with the plugin as a sidecar. */
+  namespace: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, "must be a namespace name")
+    .default("openshift-kube-apiserver"),
+  labelSelector: z.string().min(1).max(500).default("app=openshift-kube-apiserver"),
+  /** Containers read, by name; a trailing * matches a prefix. */
+  containers: z
+    .array(z.string().regex(/^[a-z0-9]([-a-z0-9]{0,62})\*?$/, "must be a container name, optionally ending in *"))
+    .min(1)
+    .max(20)
+    .default(["kube-apiserver", "kms-plugin*"]),
+  tailLines: z.number().int("must be whole lines").min(1, "must be 1-5000").max(5000, "must be 1-5000").default(300),
+  sinceSeconds: z.number().int("must be whole seconds").min(60, "must be 60-86400").max(86_400, "must be 60-86400").default(3600),
+  limitBytes: z
+    .number()
+    .int("must be whole bytes")
+    .min(1024, "must be 1024-4194304")
+    .max(4 * 1024 * 1024, "must be 1024-4194304")
+    .default(256 * 1024),
+  /** Nodes read when no member of the incident names one (an OpenBao outage strikes every node). */
+  maxNodes: z.number().int().min(1, "must be 1-20").max(20, "must be 1-20").default(3),
+  /** A plugin that runs as a systemd unit: its journal through systemd-journal-gatewayd on each node. */
+  journal: z
+    .strictObject({
+      unit: UnitName,
+      /** The gatewayd of every node, "{node}" standing for the node's name: https://{node}.example.internal:19531 */
+      url: GatewayUrl.optional(),
+      /** Or one address per node. */
+      nodes: z
+        .record(z.string(), GatewayUrl)
+        .superRefine((nodes, ctx) => {
+          for (const name of Object.keys(nodes))
+            if (!NODE_NAME.test(name)) ctx.addIssue({ code: "custom", path: [name], message: "must be a node name (lowercase letters, digits, '-' and '.')" });
+        })
+        .optional(),
+      caFile: z.string().min(1).optional(),
+    })
+    .refine((j) => j.url || j.nodes, { message: "give url (with {node}) or nodes", path: ["url"] })
+    .optional(),
+});
+export type LogsConfig = z.infer<typeof LogsConfig>;
+
 export const ClusterConfig = z.strictObject({
   name: z.string().regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "must be a lowercase name (letters, digits, hyphens; at most 63)"),
   kubeconfig: z.string().min(1, "must be a path to a kubeconfig file").optional(),
@@ -35,6 +94,7 @@ export const ClusterConfig = z.strictObject({
     .min(1, "must be 1-3600")
     .max(3600, "must be 1-3600")
     .default(30),
+  logs: LogsConfig.optional(),
   /** A watch with no event and no bookmark for this long is restarted (API servers send a bookmark about every minute). */
   watchStallSeconds: z
     .number({ message: "must be a number of seconds" })

@@ -108,6 +108,9 @@ export type AcknowledgeBody = z.infer<typeof AcknowledgeBody>;
 export const ResolveBody = z.strictObject({ actor: Actor, resolution: z.string().trim().min(1).max(2000).optional() });
 export type ResolveBody = z.infer<typeof ResolveBody>;
 
+/** Reading an incident's logs takes no field: who asks is the signed-in person. */
+export const ReadLogsBody = z.strictObject({});
+
 export const NoteBody = z.strictObject({ actor: Actor, text: z.string().trim().min(1, "must not be empty").max(10_000, "at most 10,000 characters") });
 export type NoteBody = z.infer<typeof NoteBody>;
 

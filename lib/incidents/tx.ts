@@ -68,6 +68,8 @@ export const EVENT_KINDS = [
   "alerts_refused",
   // Written by lib/incidents/evidence: pasted output, a log tail or a journal added to the incident.
   "evidence_added",
+  // Written by lib/incidents/evidence/log-evidence.ts: a log source that could not be read, and why.
+  "logs_unread",
   // Written by lib/notifications: one per delivery attempt of a notification.
   "notification_sent",
   "notification_retrying",

@@ -16,6 +16,7 @@ import { readSources } from "@/lib/sources/readings";
 import { createClusterLock } from "./leader";
 import { startWatches, stopWatches, watchesSettled, type Watches } from "@/lib/sources/kube/watched";
 import { ensureExporter, observeMonitorRound } from "@/lib/exporter/collectors";
+import { readIncidentLogs, readLogsWhenOpened, type LogsRead } from "./incident-logs";
 
 // Loop, lock, compose, commit: one loop per cluster inside each server process. The process holding the
 // cluster's advisory lock (leader.ts) watches the cluster's objects and probes its endpoints every round,
@@ -44,6 +45,9 @@ export interface Monitored {
   judgeRefused?: Refusal[];
 }
 
+/** Who reads an incident's logs when it opens, as the timeline names it. */
+const LOGS_ACTOR = "faultline";
+
 /** How long a change waits for others to join it before the health is composed and pushed. */
 const COMPOSE_DEBOUNCE_MS = 50;
 /** How long the first round waits for the watches' first LIST. */
@@ -53,6 +57,11 @@ const running = processSlot<Map<string, Monitored>>("monitors");
 
 function monitors(): Map<string, Monitored> {
   return running.getOrCreate(() => new Map());
+}
+
+/** Reads an incident's logs now with the monitor of its cluster (POST /api/v1/incidents/{id}/logs); 409 when none here watches it. */
+export function requestIncidentLogs(db: PrismaClient, incidentId: number, actor: string): Promise<LogsRead> {
+  return readIncidentLogs(db, incidentId, actor, (cluster) => monitors().get(cluster));
 }
 
 export async function pollOnce(entry: Monitored, now: () => Date = () => new Date()): Promise<ClusterHealth> {
@@ -251,7 +260,8 @@ async function commitAndJudge(entry: Monitored): Promise<void> {
     const committed = await commit(entry, true);
     // A round the store could not write is judged all the same, as composed (the rules' memory is their own transaction).
     const round = committed ?? { cluster: name, at: new Date(), signals: entry.health.signals, transitions: [] };
-    entry.judgeRefused = await judgeRound(db, round, loadEnv().FAULTLINE_INCIDENT_RULES);
+    // The logs of an incident that opens are read off the round: a slow or refused read never holds it up.
+    entry.judgeRefused = await judgeRound(db, round, loadEnv().FAULTLINE_INCIDENT_RULES, (ids) => readLogsWhenOpened(db, entry, ids, LOGS_ACTOR));
   } catch (error) {
     console.error(`[faultline] monitor ${name}: could not apply the incident rules: ${lastLine((error as Error).message)}`);
   } finally {

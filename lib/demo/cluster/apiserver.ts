@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DemoCluster } from "./cluster";
 import { openApiV2, serveDiscovery } from "./discovery";
 import { matchResourcePath, serveResource, type KubeApiOptions } from "./kube-api";
+import { POD_LOG_PATH, servePodLog } from "./pod-log";
 import { renderApiserverMetrics, renderKmsProviders, renderReadyz } from "./render-endpoints";
 import { sendJson, sendStatus, sendText } from "./status";
 
@@ -25,6 +26,20 @@ const LIVEZ_CHECKS = [
 export interface ApiServerOptions extends KubeApiOptions {
   cluster: DemoCluster;
   serverAddress: string;
+  /** Whether this caller may read a subresource ("pods/log"): the read-only token's RBAC, which a test can narrow. */
+  mayRead?: (resource: string) => boolean;
+}
+
+/** RBAC's answer to a get it does not allow. */
+function sendForbiddenLog(res: ServerResponse, match: RegExpExecArray): void {
+  const [namespace, name] = [decodeURIComponent(match[1]), decodeURIComponent(match[2])];
+  sendStatus(
+    res,
+    403,
+    "Forbidden",
+    `pods "${name}" is forbidden: User "system:serviceaccount:faultline:faultline-readonly" cannot get resource "pods/log" in API group "" in the namespace "${namespace}"`,
+    { name, kind: "pods" },
+  );
 }
 
 export async function serveApiServer(req: IncomingMessage, res: ServerResponse, url: URL, opts: ApiServerOptions): Promise<void> {
@@ -57,6 +72,12 @@ export async function serveApiServer(req: IncomingMessage, res: ServerResponse, 
   }
   if (path === "/openapi/v3") return sendJson(res, 200, { paths: {} });
   if (serveDiscovery(path, res, opts.serverAddress)) return;
+  const podLog = POD_LOG_PATH.exec(path);
+  if (podLog) {
+    const refused = opts.mayRead?.("pods/log");
+    if (refused === false) return sendForbiddenLog(res, podLog);
+    return servePodLog(req, res, url, podLog, cluster);
+  }
   const route = matchResourcePath(path);
   if (route) return serveResource(route, req, res, url, opts);
   if (path.startsWith("/api/") || path.startsWith("/apis/")) return sendStatus(res, 404, "NotFound", "the server could not find the requested resource");

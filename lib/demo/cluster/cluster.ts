@@ -1,6 +1,7 @@
 import { deepEqual, type JsonObject } from "./fields";
 import type { ApiFaults } from "./faults";
 import { createModel, type ClusterModel, type ModelOptions } from "./model";
+import { controlPlanePods, KAS_NAMESPACE } from "./control-plane";
 import { clusterOperator, nodeObject, operatorCr, reporterApplies, stackObjects } from "./render-objects";
 import { findResource, type ResourceType } from "./resources";
 import { ObjectStore, StoreError } from "./store";
@@ -33,6 +34,7 @@ const REPORTED_CRS = [
 ] as const;
 
 const type = (group: string, plural: string): ResourceType => findResource(group, "v1", plural)!;
+const iso = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, "Z");
 
 export class DemoCluster {
   readonly model: ClusterModel;
@@ -46,9 +48,14 @@ export class DemoCluster {
   scenarios: ActiveScenario[] = [];
   /** Set by the DemoServer that serves this cluster. */
   apiServer?: ApiServerControl;
+  /** When the control-plane pods started, and when their restarting containers last did (the last scenario change). */
+  readonly started: Date;
+  restarted: Date;
 
   constructor(options: DemoClusterOptions = {}) {
     this.now = options.now ?? (() => new Date());
+    this.started = this.now();
+    this.restarted = this.started;
     this.model = createModel(options);
     this.store = new ObjectStore(this.now);
     const since = this.now()
@@ -58,7 +65,7 @@ export class DemoCluster {
     this.store.put(type("operator.openshift.io", "openshiftapiservers"), operatorCr("OpenShiftAPIServer", since, this.model.nodes.length));
     this.store.put(type("operator.openshift.io", "authentications"), operatorCr("Authentication", since, this.model.nodes.length));
     this.store.put(type("config.openshift.io", "clusteroperators"), clusterOperator(since));
-    for (const name of ["cloudtaser-system", "payments"])
+    for (const name of ["cloudtaser-system", "payments", KAS_NAMESPACE])
       this.store.put(type("", "namespaces"), { apiVersion: "v1", kind: "Namespace", metadata: { name }, spec: {}, status: { phase: "Active" } });
     this.sync();
     this.report();
@@ -111,9 +118,9 @@ export class DemoCluster {
 
   /** Brings nodes and the protection stack's objects in line with the model. */
   sync(): void {
-    const since = this.now()
-      .toISOString()
-      .replace(/\.\d{3}Z$/, "Z");
+    const now = this.now();
+    const since = iso(now);
+    if (now > this.started) this.restarted = now;
     const nodes = type("", "nodes");
     const present = new Set(this.model.nodes.filter((n) => n.present).map((n) => n.name));
     for (const name of present) if (!this.store.get(nodes, undefined, name)) this.store.put(nodes, nodeObject(name, since));
@@ -121,7 +128,10 @@ export class DemoCluster {
       const name = (existing.metadata as JsonObject).name as string;
       if (!present.has(name)) this.store.delete(nodes, undefined, name);
     }
-    const wanted = stackObjects(this.model);
+    const wanted = [
+      ...stackObjects(this.model),
+      ...controlPlanePods(this.model, iso(this.started), iso(this.restarted)).map((object) => ({ plural: "pods", group: "", object })),
+    ];
     for (const { group, plural, object } of wanted) {
       const t = type(group, plural);
       const meta = object.metadata as JsonObject;
@@ -133,6 +143,13 @@ export class DemoCluster {
         deepEqual(current.webhooks, object.webhooks) &&
         deepEqual(current.subsets, object.subsets);
       if (!same) this.store.put(t, object);
+    }
+    // A replaced node's kube-apiserver pod goes with it.
+    const pods = type("", "pods");
+    const kept = new Set(wanted.map((w) => `${(w.object.metadata as JsonObject).namespace}/${(w.object.metadata as JsonObject).name}`));
+    for (const pod of this.store.list(pods, KAS_NAMESPACE).items) {
+      const name = (pod.metadata as JsonObject).name as string;
+      if (!kept.has(`${KAS_NAMESPACE}/${name}`)) this.store.delete(pods, KAS_NAMESPACE, name);
     }
     const webhooks = type("admissionregistration.k8s.io", "mutatingwebhookconfigurations");
     if (!this.model.stack.webhookPresent) this.store.delete(webhooks, undefined, "cloudtaser-operator-webhook");

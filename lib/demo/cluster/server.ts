@@ -27,6 +27,8 @@ export interface DemoServerOptions {
   adminToken?: string;
   /** CA and serving certificate; made at the first start unless given. */
   tls?: ServingTls;
+  /** Subresources the read-only token may not get at first (DemoServer.readForbidden). */
+  readForbidden?: string[];
 }
 
 export interface DemoEndpoints {
@@ -46,6 +48,8 @@ export class DemoServer {
   private readonly bookmarkers = new Set<() => void>();
   /** Fault injection: open watches stay connected but send nothing, as an upstream watch that stalls silently. */
   watchesStalled = false;
+  /** Subresources the read-only token may not get ("pods/log"), as a ClusterRole without them answers. */
+  readForbidden: string[];
   readonly readToken: string;
   readonly adminToken: string;
   readonly openBaoToken = `s.${randomBytes(12).toString("base64url")}`;
@@ -61,6 +65,7 @@ export class DemoServer {
     this.adminToken = opts.adminToken ?? randomBytes(24).toString("base64url");
     this.port = opts.port ?? 0;
     this.tls = opts.tls;
+    this.readForbidden = opts.readForbidden ?? [];
     opts.cluster.apiServer = this;
   }
 
@@ -228,6 +233,7 @@ export class DemoServer {
       bookmarkIntervalMs: this.opts.bookmarkIntervalMs ?? 60_000,
       minRequestTimeoutSeconds: this.opts.minRequestTimeoutSeconds ?? 1800,
       canWrite: () => role === "admin",
+      mayRead: (resource) => role === "admin" || !this.readForbidden.includes(resource),
       openWatches: this.openWatches,
       bookmarkers: this.bookmarkers,
       stalled: () => this.watchesStalled || this.faults.silent,

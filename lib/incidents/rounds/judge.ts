@@ -11,9 +11,19 @@ import type { Db } from "../tx";
 const SWEEP_INTERVAL_MS = 60_000;
 let lastSweep = 0;
 
-/** Judges one committed round (leader only: followers would count the same observation twice); returns what it refused. */
-export async function judgeRound(db: Db, committed: CommittedRound, config: IncidentRulesConfig): Promise<Refusal[] | undefined> {
+/**
+ * Judges one committed round (leader only: followers would count the same observation twice); returns what it
+ * refused. `onOpened` hears the incidents it opened or reopened, once they are written.
+ */
+export async function judgeRound(
+  db: Db,
+  committed: CommittedRound,
+  config: IncidentRulesConfig,
+  onOpened?: (ids: number[]) => void,
+): Promise<Refusal[] | undefined> {
   const outcome = await judgeCommitted(db, committed, config);
+  const opened = [...outcome.opened, ...outcome.reopened];
+  if (opened.length > 0) onOpened?.(opened);
   const touched = [...outcome.opened, ...outcome.joined, ...outcome.reopened, ...outcome.resolved];
   if (Date.now() - lastSweep >= SWEEP_INTERVAL_MS) {
     lastSweep = Date.now();

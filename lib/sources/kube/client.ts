@@ -50,6 +50,17 @@ export async function getResource(access: KubeAccess, path: string, timeoutMs = 
   }
 }
 
+/**
+ * GET a path whose answer is text (a pod's log): at most `maxBytes` are read, the rest is dropped with the
+ * connection. A non-2xx answer is thrown with the Status message the server gave.
+ */
+export async function getText(access: KubeAccess, path: string, timeoutMs: number, maxBytes: number): Promise<{ text: string; bytes: number; cut: boolean }> {
+  const { status, body, headers, cut } = await get(access, path, timeoutMs, maxBytes, "truncate");
+  const text = body.toString("utf8");
+  if (status < 200 || status >= 300) throw httpError(`GET ${path}`, status, text, headers);
+  return { text, bytes: body.length, cut };
+}
+
 /** The error for a non-2xx answer, with the Status message and any Retry-After the server gave. */
 export function httpError(what: string, status: number, text: string, headers: http.IncomingHttpHeaders): KubeHttpError {
   let parsed: unknown;
@@ -69,7 +80,7 @@ async function get(
   timeoutMs: number,
   maxBytes: number,
   overflow: "truncate" | "fail",
-): Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders }> {
+): Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders; cut: boolean }> {
   const url = new URL(path, access.server);
   const options: https.RequestOptions = { method: "GET", headers: { Accept: "application/json" }, timeout: timeoutMs };
   await access.config.applyToHTTPSOptions(options);
@@ -78,12 +89,20 @@ async function get(
     const request = lib.request(url, options, (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
+      const done = (cut: boolean) =>
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, maxBytes), headers: response.headers, cut });
       response.on("data", (chunk: Buffer) => {
         size += chunk.length;
-        if (size <= maxBytes) chunks.push(chunk);
-        else if (overflow === "fail") request.destroy(new Error(`GET ${path}: the answer is larger than ${maxBytes} bytes`));
+        if (size <= maxBytes) return void chunks.push(chunk);
+        if (overflow === "fail") return void request.destroy(new Error(`GET ${path}: the answer is larger than ${maxBytes} bytes`));
+        // Enough read: keep the part that fits and stop the transfer.
+        chunks.push(chunk);
+        response.removeAllListeners("data");
+        response.removeAllListeners("end");
+        response.destroy();
+        done(true);
       });
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks), headers: response.headers }));
+      response.on("end", () => done(false));
       response.on("error", reject);
     });
     request.on("timeout", () => request.destroy(new Error(`GET ${path}: timed out after ${timeoutMs} ms`)));
