@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ALERTMANAGER_BODY_LIMIT } from "@/lib/incidents/alerts/alertmanager";
+import { ALERTMANAGER_BODY_LIMIT } from "@/lib/incidents/alerts/alertmanager-limits";
 import { OWN_BODY_ROUTES } from "@/lib/incidents/alerts/webhook-body";
 import { API_BODY_LIMIT } from "./body-limit";
 import { createEdge, decide, type EdgeRoutes } from "./edge";

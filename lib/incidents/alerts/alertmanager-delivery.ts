@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { changed, cleanValue, describeReport, emptyReport, type CleanReport } from "@/lib/text/outside-text";
-import { fieldErrors, Unavailable } from "@/lib/errors";
+import { fieldErrors } from "@/lib/errors";
 import { getCatalog } from "@/lib/catalog/queries";
-import { ALERTMANAGER_ALERT_LIMIT, ALERTMANAGER_BODY_LIMIT, AlertmanagerAlert, AlertmanagerPayload, mapAlert, type MappedAlert } from "./alertmanager";
+import { AlertmanagerAlert, AlertmanagerPayload, mapAlert, type MappedAlert } from "./alertmanager";
 import { alertKnowledge } from "./alert-reading";
+import { ALERTMANAGER_ALERT_LIMIT } from "./alertmanager-limits";
 
 // One webhook delivery read and checked alert by alert: a bad alert is refused on its own and the others go
 // on; only a body that is not Alertmanager's envelope at all is refused whole (docs/alertmanager.md).
@@ -34,20 +35,6 @@ export interface Delivery {
   refused: RefusedAlert[];
   /** What cleaning changed across the delivery (NULs, control characters, clipped values). */
   cleaned: CleanReport;
-}
-
-/** Seconds Alertmanager is asked to wait before it retries (it retries any 5xx with its own backoff regardless). */
-export const RETRY_AFTER = "30";
-
-/**
- * The refusal past a bound: "try again later", so Alertmanager keeps the group and sends it again (it gives
- * up a 4xx as unrecoverable). The edge answers it as a 503, also for a body it stops reading itself.
- */
-export function overBound(size: { bytes: number; declared: boolean } | { alerts: number }): Unavailable {
-  const what = "alerts" in size ? `${size.alerts} alerts` : `${size.declared ? "" : "more than "}${size.bytes} bytes`;
-  const limit = "alerts" in size ? `${ALERTMANAGER_ALERT_LIMIT} alerts` : `${ALERTMANAGER_BODY_LIMIT} bytes`;
-  const error = `delivery of ${what} is over Faultline's limit of ${limit}; nothing was recorded and Alertmanager keeps the group. Split the group (group_by) or set max_alerts in the receiver.`;
-  return new Unavailable(error, { retryAfterSeconds: Number(RETRY_AFTER), extra: { retry: true } });
 }
 
 const prefixed = (fields: Record<string, string[]>, prefix: string) =>

@@ -2,7 +2,7 @@ import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST } from "@/app/api/v1/alerts/alertmanager/route";
 import { setDatabaseUrl } from "@/lib/env";
-import { ALERTMANAGER_ALERT_LIMIT } from "./alertmanager";
+import { ALERTMANAGER_ALERT_LIMIT } from "./alertmanager-limits";
 import { ALERT_BATCH } from "./ingest-alerts";
 import { migratedDatabase } from "@/test/incident-db";
 

@@ -2,13 +2,9 @@ import { z } from "zod";
 import { SLUG } from "@/lib/content/ids";
 import type { Severity } from "../rules/rule-types";
 import { hideLabel, readAlert, type AlertKnowledge } from "./alert-reading";
+import { ALERTMANAGER_ALERT_LIMIT } from "./alertmanager-limits";
 
 // Alertmanager's webhook payload (version 4) and how an alert maps onto Faultline (docs/alertmanager.md).
-
-/** The largest delivery accepted whole; past either bound Faultline answers 503 so Alertmanager keeps the group. */
-export const ALERTMANAGER_BODY_LIMIT = 64 * 1024 * 1024;
-export const ALERTMANAGER_ALERT_LIMIT = 100_000;
-
 // Values are cleaned (lib/text/outside-text.ts) before they are parsed: long ones are clipped, not refused.
 const Labels = z.record(z.string(), z.string());
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;

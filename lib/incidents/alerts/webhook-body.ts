@@ -1,5 +1,5 @@
-import { ALERTMANAGER_BODY_LIMIT } from "./alertmanager";
-import { overBound } from "./alertmanager-delivery";
+import { overBound } from "./alert-bounds";
+import { ALERTMANAGER_BODY_LIMIT } from "./alertmanager-limits";
 
 // What the web edge must know of the Alertmanager webhook before it reads a delivery: its body bound (tens of
 // megabytes, not the API's 1 MiB) and its refusal past it, a 503 Alertmanager retries instead of a 413 it gives

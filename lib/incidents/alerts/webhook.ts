@@ -1,6 +1,7 @@
 import { Invalid, Unavailable } from "@/lib/errors";
 import { changed, describeReport } from "@/lib/text/outside-text";
-import { overBound, parseDelivery, RETRY_AFTER } from "./alertmanager-delivery";
+import { overBound, RETRY_AFTER } from "./alert-bounds";
+import { parseDelivery } from "./alertmanager-delivery";
 import { DeliveryFailed, ingestDelivery } from "./ingest-alerts";
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import type { Db } from "../tx";
