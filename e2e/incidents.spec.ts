@@ -126,7 +126,10 @@ test("an on-call works an OpenBao-sealed incident from the list to the postmorte
   await page.getByRole("link", { name: "Export Markdown" }).click();
   const markdown = readFileSync(await (await download).path(), "utf8");
   expect(markdown).toContain(`# Incident ${id}:`);
-  expect(markdown).toMatch(/## Suspects\n\n1\. \*\*OpenBao sealed\*\* \(`openbao-sealed`\) \((>99|\d+)%\): .*Vault is sealed/);
+  // The first suspect leads with its strongest evidence (the on-call's runbook answer, or the text), and lists the text.
+  expect(markdown).toMatch(
+    /## Suspects\n\n1\. \*\*OpenBao sealed\*\* \(`openbao-sealed`\) \((>99|\d+)%\): [^\n]+\n( {3}- for: [^\n]+\n)* {3}- for: the text says "Vault is sealed"/,
+  );
   expect(markdown).toMatch(/\n {3}- for: openbao\.sealed critical on openbao/);
   expect(markdown).toMatch(
     /G Does it answer 503 sealed\?: \*\*Yes\*\* \(local, [^)]+\)\. Live data suggested \*\*Yes\*\* from openbao\.sealed \(critical: openbao: /,
