@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { sameOrigin, scenario, shot } from "./helpers";
+import { DOCTOR_CONFIG_UNSAFE as DOCTOR } from "../test/plugin-reports";
 
 // An on-call pastes what the KMS plugin's own doctor printed into an incident on the demo cluster, and the page
 // shows the first suspect change. Against the in-process demo cluster with fast incident rules (playwright.config.ts).
@@ -9,17 +10,6 @@ const SCENARIO = "kms-plugin-unavailable";
 test.afterEach(async ({ request }) => {
   await request.delete(`/api/v1/demo/scenarios/${SCENARIO}`, sameOrigin());
 });
-
-// `bao-kms-provider doctor` on the node whose plugin is down, as it prints it (dc-tec/openbao-kubernetes-kms
-// cmd/bao-kms-provider/diagnostics.go@14a41dab runDoctor, internal/cli/report.go PrintText, main.go's error line):
-// the plugin refuses to start because its config file was restored world-readable.
-const DOCTOR = [
-  "doctor",
-  "[pass] config.load: Config load - loaded typed provider configuration",
-  "[fail] config.validate: Config validation - config invalid; config: file permissions unsafe: mode must not include 0037",
-  "[skip] openbao.auth: OpenBao JWT login - config validation failed",
-  "doctor config validation failed",
-].join("\n");
 
 interface Row {
   id: number;

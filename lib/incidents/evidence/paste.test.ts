@@ -10,6 +10,7 @@ import { parseRulesConfig } from "@/lib/incident-rules-config";
 import { at, migratedDatabase, signal } from "@/test/incident-db";
 import { applyRound } from "../rounds/apply-round";
 import { PASTE_BODY_LIMIT } from "./paste";
+import { DOCTOR_CONFIG_UNSAFE as DOCTOR } from "@/test/plugin-reports";
 
 // What the on-call learns changes the ranking: pasted output and runbook answers, through the route handlers as Next
 // calls them, against a real PostgreSQL.
@@ -49,15 +50,6 @@ const pluginDown = (cluster: string) =>
     at(0),
     config,
   );
-// `bao-kms-provider doctor` on that node, as it prints it (cmd/bao-kms-provider/diagnostics.go@14a41dab runDoctor with
-// internal/cli/report.go PrintText, then main.go prints the command's error): the config file was restored with mode 0644.
-const DOCTOR = [
-  "doctor",
-  "[pass] config.load: Config load - loaded typed provider configuration",
-  "[fail] config.validate: Config validation - config invalid; config: file permissions unsafe: mode must not include 0037",
-  "[skip] openbao.auth: OpenBao JWT login - config validation failed",
-  "doctor config validation failed",
-].join("\n");
 
 describe("POST /api/v1/incidents/{id}/evidence", () => {
   it("re-ranks an incident on a pasted doctor report and says what it found and what it moved", async () => {

@@ -31,16 +31,10 @@ export async function readPodLogs(access: KubeAccess, subjects: string[], settin
   const targets = containersToRead(pods, subjects, settings);
   if (targets.length === 0) {
     return [
-      {
-        kind: "pod-log",
-        key: `pods:${settings.namespace}`,
-        source: `pods ${settings.labelSelector} in ${settings.namespace}`,
-        node: "",
-        lines: [],
-        bytes: 0,
-        cut: false,
-        refused: `no pod matches ${settings.labelSelector} in ${settings.namespace} on the nodes named (${subjects.slice(0, 5).join(", ") || "none"})`,
-      },
+      refusedPods(
+        settings,
+        `no pod matches ${settings.labelSelector} in ${settings.namespace} on the nodes named (${subjects.slice(0, 5).join(", ") || "none"})`,
+      ),
     ];
   }
   return Promise.all(targets.map((t) => readOne(access, t, settings)));
@@ -100,7 +94,8 @@ function refusal(error: unknown, path: string): string {
   return reasonOf(error);
 }
 
-function refusedList(settings: LogSettings, error: unknown): LogReading {
+/** The pods could not be listed, or none matched: one reading that says why, in the place of the pods'. */
+function refusedPods(settings: LogSettings, refused: string): LogReading {
   return {
     kind: "pod-log",
     key: `pods:${settings.namespace}`,
@@ -109,6 +104,10 @@ function refusedList(settings: LogSettings, error: unknown): LogReading {
     lines: [],
     bytes: 0,
     cut: false,
-    refused: error instanceof KubeHttpError ? error.message.replace(/^GET \S+: /, "") : reasonOf(error),
+    refused,
   };
+}
+
+function refusedList(settings: LogSettings, error: unknown): LogReading {
+  return refusedPods(settings, error instanceof KubeHttpError ? error.message.replace(/^GET \S+: /, "") : reasonOf(error));
 }
