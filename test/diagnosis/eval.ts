@@ -43,18 +43,13 @@ export interface Outcome {
 }
 
 export function loadCorpus(part: Part): Case[] {
-  if (part === "evidence" || part === "evidence-held-aside") {
-    const dir = path.join(CORPUS_DIR, "evidence");
-    const prefix = part === "evidence" ? "tuned" : "held-aside";
-    return readdirSync(dir)
-      .filter((n) => n.startsWith(prefix) && n.endsWith(".yaml"))
-      .sort()
-      .flatMap((name) => CorpusFile.parse(parse(readFileSync(path.join(dir, name), "utf8"))).cases);
-  }
-  const dir = path.join(CORPUS_DIR, part);
+  // The evidence part's two shares are files of one folder (tuned-*.yaml, held-aside.yaml); the others are folders.
+  const evidence = part === "evidence" || part === "evidence-held-aside";
+  const dir = path.join(CORPUS_DIR, evidence ? "evidence" : part);
+  const keep = (n: string) => /\.ya?ml$/.test(n) && (evidence ? n.startsWith(part === "evidence" ? "tuned" : "held-aside") : !n.startsWith("metrics-only"));
   let names: string[] = [];
   try {
-    names = readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !n.startsWith("metrics-only"));
+    names = readdirSync(dir).filter(keep);
   } catch {
     return [];
   }
