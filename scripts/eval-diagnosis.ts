@@ -1,5 +1,7 @@
 // npm run eval:diagnosis [-- --part tuned|held-aside|fresh|evidence|evidence-held-aside|demo] [--show-held-aside]
-//   [--case <id>[,<id>…] or <prefix>*] [--without-logs]
+//   [--case <id>[,<id>…] or <prefix>*] [--without-logs] [--save-ranks <file>]
+// --save-ranks writes each case's id, part, label and rank (no suspects, held-aside parts included), so that two runs
+// can be compared case by case ("no case named right before is lost") without printing a held-aside miss.
 // --without-logs reads a case's alerts but not its logs and journals: what Faultline read before issue 26.
 // Runs the labelled corpus of broken clusters (test/diagnosis/corpus/) and the demo cluster's scenarios through
 // a real demo cluster server and the real monitor, and prints top-1, top-3, abstentions and calibration per part.
@@ -33,6 +35,7 @@ for (const part of parts)
 const mode = args.includes("--without-logs") ? "without-logs" : "all";
 const only = option("--case");
 const showHeld = args.includes("--show-held-aside");
+const saveRanks = option("--save-ranks");
 const pct = (n: number, of: number) => (of === 0 ? "–" : `${((100 * n) / of).toFixed(1)}%`);
 
 function report(name: string, outcomes: Outcome[], showMisses: boolean): void {
@@ -87,6 +90,7 @@ async function main(): Promise<void> {
       1,
     ),
   );
+  if (saveRanks) writeFileSync(saveRanks, JSON.stringify(all.map(({ id, part, label, rank }) => ({ id, part, label, rank }))));
 }
 
 main().then(
