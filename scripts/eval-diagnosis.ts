@@ -46,6 +46,9 @@ function report(name: string, outcomes: Outcome[], showMisses: boolean): void {
     `abstained (cannot tell the first two apart) ${s.abstained}, of which name the separating question ${s.abstainedWithQuestion}, of which the two hold the cause ${s.abstainedPairHoldsCause}`,
   );
   console.log(`named a cause without abstaining ${s.decided}, right ${s.decidedRight} (${pct(s.decidedRight, s.decided)})`);
+  console.log(
+    `right as a facet of its root cause ${s.asFacet}; asked the separating question ${s.asked}; top-1 after it is answered right ${s.top1AfterQuestion}/${s.cases} (${pct(s.top1AfterQuestion, s.cases)})`,
+  );
   console.log(`calibration (first suspect's stated confidence → how often right): ${s.calibration.map((b) => `${b.band}: ${b.right}/${b.cases}`).join("; ")}`);
   if (!showMisses) return;
   for (const o of outcomes.filter((x) => x.rank !== 0)) {
@@ -90,7 +93,8 @@ async function main(): Promise<void> {
       1,
     ),
   );
-  if (saveRanks) writeFileSync(saveRanks, JSON.stringify(all.map(({ id, part, label, rank }) => ({ id, part, label, rank }))));
+  if (saveRanks)
+    writeFileSync(saveRanks, JSON.stringify(all.map(({ id, part, label, rank, rankAfterQuestion }) => ({ id, part, label, rank, rankAfterQuestion }))));
 }
 
 main().then(

@@ -13,6 +13,7 @@ import {
 } from "./schema";
 import { checkDiagnosisLinks, readErrorClasses } from "./error-classes";
 import { readAlertCatalog } from "./alert-catalog";
+import { readRootCauses } from "./root-causes";
 import { loadBlastRadius } from "@/lib/blast-radius/load";
 import { loadRunbooks } from "@/lib/runbooks/load";
 import { formatIssue, parseYamlSource, validateAt, validateYaml, type ContentIssue, type YamlSource } from "@/lib/content/yaml-source";
@@ -143,9 +144,12 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
     issues,
   );
 
+  const modeIds = new Set(entries.filter((e) => e.kind === "failure-mode").map((e) => e.id));
+  const rootCauses = readRootCauses(readSource(dir, "root-causes.yaml", issues, texts), new Set([...modeIds, ...brokenIds]), issues);
+
   if (issues.length > 0) throw new CatalogError(issues);
   const hash = createHash("sha256").update(texts.join("\n\0")).digest("hex");
-  return { entries, signals, components, errorClasses, alerts, runbooks, blastRadius, hash };
+  return { entries, signals, components, errorClasses, alerts, rootCauses, runbooks, blastRadius, hash };
 }
 
 function checkUnique(source: YamlSource | undefined, items: { id: string }[], what: string, issues: ContentIssue[]): void {

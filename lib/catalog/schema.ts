@@ -3,6 +3,7 @@ import { SIGNAL_ID, SLUG } from "@/lib/content/ids";
 import type { BlastRadiusPage } from "@/lib/blast-radius/schema";
 import type { Runbook } from "@/lib/runbooks/schema";
 import type { AlertEntry } from "./alert-catalog";
+import type { RootCauseGroup } from "./root-causes";
 
 // The one schema for catalog content. Ids are public, stable API: alerts, links and incidents use them.
 
@@ -159,6 +160,8 @@ export interface Catalog {
   errorClasses: ErrorClass[];
   /** The alerts people already run, mapped to signals and to what their labels say (catalog/alerts.yaml). */
   alerts: AlertEntry[];
+  /** Failure modes that describe one world from different views (catalog/root-causes.yaml). */
+  rootCauses: RootCauseGroup[];
   runbooks: Runbook[];
   blastRadius: BlastRadiusPage[];
   /** sha256 of every content file, so a running server can say which revision it serves. */

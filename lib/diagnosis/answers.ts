@@ -1,5 +1,5 @@
 import type { Runbook } from "@/lib/runbooks/schema";
-import { reachable } from "./confidence";
+import { choiceKey, reachable } from "./confidence";
 
 // What an on-call learns by walking a runbook for an incident. An answer recorded to a question is evidence for the
 // failure modes its branch leads to, and against those only the other branches lead to: the runbook's author drew
@@ -52,4 +52,27 @@ export function readAnswers(runbooks: readonly Runbook[], answers: readonly Runb
     });
   }
   return out;
+}
+
+/**
+ * A separating question no runbook step asks (the failure mode's own `diagnosis.question`), answered by naming which
+ * of the two suspects the check showed: evidence for that one and against the other, as a runbook answer is.
+ */
+export interface ChoiceAnswer {
+  question: string;
+  for: string;
+  against: string;
+}
+
+/** The evidence of each choice, the latest for a pair winning. A choice naming a failure mode the catalog lacks says nothing. */
+export function readChoices(choices: readonly ChoiceAnswer[], titleOf: (id: string) => string | undefined): AnswerEvidence[] {
+  const latest = new Map<string, ChoiceAnswer>();
+  for (const c of choices) latest.set(choiceKey(c.for, c.against), c);
+  return [...latest.values()]
+    .filter((c) => titleOf(c.for) && titleOf(c.against) && c.for !== c.against)
+    .map((c) => ({
+      said: `the on-call answered '${c.question}': ${titleOf(c.for)}, not ${titleOf(c.against)}`,
+      leadsTo: [c.for],
+      leadsAway: [c.against],
+    }));
 }

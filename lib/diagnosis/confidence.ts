@@ -7,7 +7,7 @@ import { depths } from "@/lib/runbooks/walk";
 // is right on the tuned part of the corpus, npm run eval:diagnosis). When the first two are too close to call,
 // the diagnosis says so and names the question that separates them.
 
-const TEMPERATURE = 0.9;
+export const TEMPERATURE = 0.9;
 /** Below this, or with the second suspect this close, the first is not named as the cause. */
 const SURE = 0.6;
 const CLOSE = 0.5;
@@ -20,7 +20,24 @@ export interface Undecided {
   question: string;
   /** Where a runbook asks it; absent when it comes from the catalog entry. */
   runbook?: { id: string; title: string; node: string; path: string[] };
+  /**
+   * The answers it takes, each with which of the two it points to, so it can be answered where it is asked: a runbook
+   * question's branches, or for a catalog question the two suspects themselves. Absent when the pair was answered.
+   */
+  options?: QuestionOption[];
 }
+
+export interface QuestionOption {
+  /** The branch's label ("Yes"), or the suspect's title for a catalog question. */
+  label: string;
+  /** The node the branch leads to (runbook questions). */
+  to?: string;
+  /** Which of the two suspects it points to (one, both or neither of them). */
+  leadsTo: string[];
+}
+
+/** The key under which a pair's choice is remembered (answers.ts), whichever way it went: a pair is asked once. */
+export const choiceKey = (a: string, b: string) => `choice\u0000${[a, b].sort().join("\u0000")}`;
 
 export function confidences<T extends { score: number }>(ranked: T[]): (T & { confidence: number })[] {
   if (ranked.length === 0) return [];
@@ -41,11 +58,18 @@ export function decide(
   if (!first || !second) return undefined;
   if (first.confidence >= SURE && second.confidence < first.confidence * CLOSE) return undefined;
   const asked = separatingQuestion(runbooks, first.id, second.id, answered);
-  if (asked) return { with: second.id, withTitle: second.title, question: asked.question, runbook: asked.runbook };
+  if (asked) return { with: second.id, withTitle: second.title, question: asked.question, runbook: asked.runbook, options: asked.options };
   const a = modes.get(first.id);
   const b = modes.get(second.id);
   const question = a?.diagnosis?.question ?? b?.diagnosis?.question ?? `${a?.detection ?? ""}`.trim();
-  return { with: second.id, withTitle: second.title, question: question || `check which of the two the evidence on the cluster shows` };
+  // A catalog question is not drawn with branches: its answer is which of the two the check showed.
+  const options = answered?.has(choiceKey(first.id, second.id))
+    ? undefined
+    : [
+        { label: first.title, leadsTo: [first.id] },
+        { label: second.title, leadsTo: [second.id] },
+      ];
+  return { with: second.id, withTitle: second.title, question: question || `check which of the two the evidence on the cluster shows`, options };
 }
 
 /** The node ids from the root to `target` (breadth first), as a runbook walk's ?path= takes them. */
@@ -92,8 +116,8 @@ export function separatingQuestion(
   a: string,
   b: string,
   answered?: ReadonlySet<string>,
-): { question: string; runbook: NonNullable<Undecided["runbook"]> } | undefined {
-  let best: { depth: number; question: string; runbook: NonNullable<Undecided["runbook"]> } | undefined;
+): { question: string; runbook: NonNullable<Undecided["runbook"]>; options: QuestionOption[] } | undefined {
+  let best: { depth: number; question: string; runbook: NonNullable<Undecided["runbook"]>; options: QuestionOption[] } | undefined;
   for (const runbook of runbooks) {
     const byId = new Map(runbook.nodes.map((n) => [n.id, n]));
     const names = (id: string) => (n: Runbook["nodes"][number]) => n.catalog.includes(id);
@@ -109,10 +133,19 @@ export function separatingQuestion(
       const apart = reachA.some((ra, i) => ra && reachB.some((rb, j) => rb && j !== i && !reachA[j]) && !reachB[i]);
       const d = depth.get(node.id) ?? 0;
       if (apart && (!best || d > best.depth))
-        best = { depth: d, question: node.label, runbook: { id: runbook.id, title: runbook.title, node: node.id, path: pathTo(runbook, node.id) } };
+        best = {
+          depth: d,
+          question: node.label,
+          runbook: { id: runbook.id, title: runbook.title, node: node.id, path: pathTo(runbook, node.id) },
+          options: node.next.map((n, i) => ({
+            label: n.label ?? "",
+            to: n.to,
+            leadsTo: [...(reachA[i] ? [a] : []), ...(reachB[i] ? [b] : [])],
+          })),
+        };
     }
   }
-  return best && { question: best.question, runbook: best.runbook };
+  return best && { question: best.question, runbook: best.runbook, options: best.options };
 }
 
 /**

@@ -1,7 +1,9 @@
 import type { ErrorClass, FailureMode } from "@/lib/catalog/schema";
-import { readAnswers, type RunbookAnswer } from "./answers";
+import type { RootCauseGroup } from "@/lib/catalog/root-causes";
+import { readAnswers, readChoices, type ChoiceAnswer, type RunbookAnswer } from "./answers";
 import { classifyText, type ClassHit } from "./classify";
-import { confidences, decide, type Undecided } from "./confidence";
+import { choiceKey, confidences, decide, type Undecided } from "./confidence";
+import { joinFacets, type Facet, type RootCause } from "./root-causes";
 import type { Runbook } from "@/lib/runbooks/schema";
 
 // Ranking the catalog's failure modes as evidence, not word overlap. What a cluster shows is turned into
@@ -40,6 +42,10 @@ export interface Suspect {
   linkedBy: string[];
   /** On the first suspect only: the evidence does not separate it from the next one. */
   undecided?: Undecided;
+  /** The same outage seen from other parts of the stack (catalog/root-causes.yaml); its confidence holds theirs. */
+  facets?: Facet[];
+  /** Why the facets are one world with it. */
+  rootCause?: RootCause;
 }
 
 /** A text the incident gathered besides its signals (pasted output, a log tail, a journal), and where it came from. */
@@ -56,6 +62,10 @@ export interface DiagnoseInput {
   texts?: EvidenceText[];
   /** Questions the on-call answered in runbooks walked for the incident, oldest first (the latest answer counts). */
   answers?: RunbookAnswer[];
+  /** Separating questions without a runbook step, answered by naming which of two suspects the check showed. */
+  choices?: ChoiceAnswer[];
+  /** Failure modes that describe one world from different views: answered as one (catalog/root-causes.yaml). */
+  groups?: readonly RootCauseGroup[];
   /** Signals seen ok now (counter-evidence: "openbao.sealed is ok"). */
   healthy?: { signal: string; subject: string }[];
   /** Catalog ids an alert named, with the alert that named each. */
@@ -170,7 +180,12 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
   const { byId, detectors, claimed } = indexOf(modes);
   const rarity = (signal: string) => Math.log(1 + modes.length / (detectors.get(signal) ?? 1));
   const maxRarity = Math.log(1 + modes.length);
-  const answered = readAnswers(input.runbooks ?? [], input.answers ?? [], (id) => byId.has(id));
+  const answered = [
+    ...readAnswers(input.runbooks ?? [], input.answers ?? [], (id) => byId.has(id)),
+    ...readChoices(input.choices ?? [], (id) => byId.get(id)?.title),
+  ];
+  /** Failure modes whose needed signal is seen ok: never an answer's root or facet. */
+  const ruledOut = new Set<string>();
 
   const scored: Omit<Suspect, "confidence">[] = [];
   for (const mode of modes) {
@@ -243,7 +258,10 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
       const fires = evidence.firing.get(need);
       // As strong as the signal is rare: "the plugin is unhealthy" fires for every plugin failure, "the beacon is unreachable" for two.
       if (fires && fires.weight >= 0.5) pro.push([(W.needFires * rarity(need)) / maxRarity, `${need} fires, as it must for this cause`]);
-      else if (evidence.healthy.has(need)) con.push([-W.needHealthy, `${need} is ok, and it would fire if this were the cause`]);
+      else if (evidence.healthy.has(need)) {
+        con.push([-W.needHealthy, `${need} is ok, and it would fire if this were the cause`]);
+        ruledOut.add(mode.id);
+      }
     }
     if (!supported) continue;
     const flags = (mode.startupBlock.level === "yes" ? W.startup : 0) + (mode.dataLoss.level === "yes" ? W.dataLoss : 0);
@@ -264,8 +282,12 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
     });
   }
   scored.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
-  const ranked: Suspect[] = confidences(scored).slice(0, limit);
-  const asked = new Set((input.answers ?? []).map((a) => `${a.runbookId}\u0000${a.node}`));
+  const answers = joinFacets(confidences(scored), input.groups ?? [], (s) => s.score > 0 && !ruledOut.has(s.id));
+  const ranked: Suspect[] = answers.slice(0, limit);
+  const asked = new Set([
+    ...(input.answers ?? []).map((a) => `${a.runbookId}\u0000${a.node}`),
+    ...(input.choices ?? []).map((c) => choiceKey(c.for, c.against)),
+  ]);
   const undecided = decide(ranked, byId, input.runbooks ?? [], asked);
   if (undecided && ranked[0]) ranked[0] = { ...ranked[0], undecided };
   return ranked;

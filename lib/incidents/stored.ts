@@ -49,8 +49,11 @@ export const StoredSuspect: z.ZodType<StoredSuspect> = z.object({
       withTitle: z.string(),
       question: z.string(),
       runbook: z.object({ id: z.string(), title: z.string(), node: z.string(), path: z.array(z.string()).optional() }).optional(),
+      options: z.array(z.object({ label: z.string(), to: z.string().optional(), leadsTo: z.array(z.string()) })).optional(),
     })
     .optional(),
+  facets: z.array(z.object({ id: z.string(), title: z.string(), confidence: z.number(), reason: z.string() })).optional(),
+  rootCause: z.object({ id: z.string(), title: z.string(), reason: z.string() }).optional(),
 });
 
 const Suggested: z.ZodType<Suggestion> = z.object({

@@ -7,7 +7,9 @@ import { getCatalog } from "@/lib/catalog/queries";
 import { mapAlert } from "@/lib/incidents/alerts/alertmanager";
 import { alertKnowledge } from "@/lib/incidents/alerts/alert-reading";
 import { keepEvidence } from "@/lib/incidents/evidence/evidence";
-import { evidenceTexts, rankSuspects } from "@/lib/incidents/suspects/suspects";
+import { evidenceTexts, rankSuspects, type SuspectInput } from "@/lib/incidents/suspects/suspects";
+import { reachable } from "@/lib/diagnosis/confidence";
+import { answerNames } from "@/lib/diagnosis/root-causes";
 import type { Signal } from "@/lib/signals/signal-model";
 import { settledPoll, startDemoMonitor, type DemoMonitor } from "@/test/demo-monitor";
 import { applyWorld, CorpusFile, type Case, type CaseEvidence } from "./world";
@@ -38,8 +40,13 @@ export interface Outcome {
   id: string;
   part: Part | "demo";
   label: string;
-  /** 0-based rank of the label among the suspects; -1 when it is not among them. */
+  /** 0-based rank of the first answer naming the label (as its root or a facet); -1 when none does. */
   rank: number;
+  /** The first answer names the label as a facet of another failure mode's outage (catalog/root-causes.yaml). */
+  asFacet: boolean;
+  /** Whether the first answer asked its separating question, and the label's rank once it is answered right. */
+  asked: boolean;
+  rankAfterQuestion: number;
   /** Whether any signal was not ok. */
   detected: boolean;
   top?: Pick<Suspect, "id" | "confidence" | "undecided">;
@@ -96,6 +103,26 @@ interface Seen {
 
 const RANK: Record<string, number> = { ok: 0, unknown: 1, warning: 2, critical: 3 };
 
+/**
+ * The right answer to the first suspect's separating question, as an on-call who checked would give it: the branch
+ * that leads to a step naming the label, else one that leads to neither suspect; for a catalog question, the suspect
+ * that names the label. None when no answer is right (the label is neither suspect of a catalog question).
+ */
+function rightAnswer(ranked: Suspect[], label: string): Pick<SuspectInput, "answers" | "choices"> | undefined {
+  const u = ranked[0]?.undecided;
+  if (!u?.options?.length) return undefined;
+  if (u.runbook) {
+    const runbook = getCatalog().runbooks.find((r) => r.id === u.runbook!.id);
+    const byId = new Map(runbook?.nodes.map((n) => [n.id, n]));
+    const reaches = (to: string | undefined) => !!to && [...reachable(byId, to)].some((n) => byId.get(n)?.catalog.includes(label));
+    const option = u.options.find((o) => reaches(o.to)) ?? u.options.find((o) => o.leadsTo.length === 0);
+    return option && { answers: [{ runbookId: u.runbook.id, node: u.runbook.node, answer: option.label, to: option.to }] };
+  }
+  const named = [ranked[0], ranked.find((r) => r.id === u.with)].find((r) => r && answerNames(r, label));
+  const other = named?.id === ranked[0].id ? u.with : ranked[0].id;
+  return named && { choices: [{ question: u.question, for: named.id, against: other }] };
+}
+
 function judge(id: string, part: Outcome["part"], label: string, seen: Map<string, Seen>, extra = caseEvidence(undefined, "all")): Outcome {
   const all = [...seen.values()];
   const active = all.filter((x) => x.worst.state !== "ok");
@@ -106,7 +133,7 @@ function judge(id: string, part: Outcome["part"], label: string, seen: Map<strin
       id,
       active.map((x) => `${x.worst.id} ${x.worst.subject} ${x.worst.state} ${x.worst.detail}`),
     );
-  const ranked = rankSuspects({
+  const input: SuspectInput = {
     active: [
       ...active.map(({ worst: s, flaps }) => ({ signal: s.id, subject: s.subject, state: s.state, detail: s.detail, texts: evidenceTexts(s), flaps })),
       ...extra.active,
@@ -114,7 +141,11 @@ function judge(id: string, part: Outcome["part"], label: string, seen: Map<strin
     texts: extra.texts,
     healthy,
     limit: 100,
-  });
+  };
+  const ranked = rankSuspects(input);
+  const rank = ranked.findIndex((r) => answerNames(r, label));
+  const answered = rightAnswer(ranked, label);
+  const rankAfterQuestion = answered ? rankSuspects({ ...input, ...answered }).findIndex((r) => answerNames(r, label)) : rank;
   if (process.env.EVAL_DEBUG && !isHeldAside(part))
     for (const r of [...ranked.slice(0, 2), ...ranked.filter((r) => r.id === label)])
       console.error(`  ${r.id === label ? "LABEL " : ""}${r.id} ${r.score.toFixed(2)} for: ${r.supports.join(" | ")} AGAINST: ${r.contradicts.join(" | ")}`);
@@ -122,7 +153,10 @@ function judge(id: string, part: Outcome["part"], label: string, seen: Map<strin
     id,
     part,
     label,
-    rank: ranked.findIndex((r) => r.id === label),
+    rank,
+    asFacet: rank === 0 && ranked[0].id !== label,
+    asked: !!answered,
+    rankAfterQuestion,
     detected: active.length + extra.active.length > 0,
     top: ranked[0] && { id: ranked[0].id, confidence: ranked[0].confidence, undecided: ranked[0].undecided },
     suspects: ranked.slice(0, 5).map(({ id: sid, score, confidence }) => ({ id: sid, score, confidence })),
@@ -235,6 +269,11 @@ export interface Summary {
   /** Cases where the first suspect was named as the cause, and how many of those were right. */
   decided: number;
   decidedRight: number;
+  /** Right first answers that name the label as a facet of another failure mode's outage. */
+  asFacet: number;
+  /** Cases whose first answer asked its question, and top-1 once it is answered right. */
+  asked: number;
+  top1AfterQuestion: number;
   /** Per stated-confidence band of the first suspect: how often it was right. */
   calibration: { band: string; cases: number; right: number }[];
 }
@@ -263,6 +302,9 @@ export function summarize(outcomes: Outcome[]): Summary {
     abstainedPairHoldsCause: abstained.filter((o) => o.rank === 0 || o.top!.undecided!.with === o.label).length,
     decided: decided.length,
     decidedRight: decided.filter((o) => o.rank === 0).length,
+    asFacet: outcomes.filter((o) => o.asFacet).length,
+    asked: outcomes.filter((o) => o.asked).length,
+    top1AfterQuestion: outcomes.filter((o) => o.rankAfterQuestion === 0).length,
     calibration,
   };
 }

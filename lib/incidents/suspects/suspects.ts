@@ -1,6 +1,6 @@
 import { getCatalog } from "@/lib/catalog/queries";
 import type { CatalogEntry, FailureMode } from "@/lib/catalog/schema";
-import type { RunbookAnswer } from "@/lib/diagnosis/answers";
+import type { ChoiceAnswer, RunbookAnswer } from "@/lib/diagnosis/answers";
 import { diagnose, type ActiveSignal, type EvidenceText, type Suspect } from "@/lib/diagnosis/rank";
 import type { Signal } from "@/lib/signals/signal-model";
 import { cleanText } from "@/lib/text/outside-text";
@@ -12,8 +12,10 @@ export interface SuspectInput {
   active: ActiveSignal[];
   /** What the incident gathered besides its signals: pasted output, log tails, journals. */
   texts?: EvidenceText[];
-  /** Questions the on-call answered in runbooks walked for the incident. */
+  /** Questions the on-call answered in runbooks walked for the incident, or where the incident page asked them. */
   answers?: RunbookAnswer[];
+  /** Catalog questions answered on the incident page by naming which of two suspects the check showed. */
+  choices?: ChoiceAnswer[];
   /** Signals seen ok now: counter-evidence. */
   healthy?: { signal: string; subject: string }[];
   /** Catalog ids an alert named, with the alert that named each. */
@@ -25,12 +27,24 @@ export interface SuspectInput {
 // The failure modes of an entry list, kept per list so the diagnosis can keep its index per catalog.
 const modesOf = new WeakMap<CatalogEntry[], FailureMode[]>();
 
-export function rankSuspects({ active, texts, answers, healthy, linked, entries, limit }: SuspectInput): Suspect[] {
+export function rankSuspects({ active, texts, answers, choices, healthy, linked, entries, limit }: SuspectInput): Suspect[] {
   const catalog = getCatalog();
   const list = entries ?? catalog.entries;
   let modes = modesOf.get(list);
   if (!modes) modesOf.set(list, (modes = list.filter((e): e is FailureMode => e.kind === "failure-mode")));
-  return diagnose({ active, texts, answers, healthy, linked, modes, classes: catalog.errorClasses, runbooks: catalog.runbooks, limit });
+  return diagnose({
+    active,
+    texts,
+    answers,
+    choices,
+    healthy,
+    linked,
+    modes,
+    classes: catalog.errorClasses,
+    runbooks: catalog.runbooks,
+    groups: catalog.rootCauses,
+    limit,
+  });
 }
 
 /** Texts kept per signal, and the length of each: the classifier reads the first 8 KiB of a text anyway. */
