@@ -14,6 +14,7 @@ const KIND: Record<string, { label: string; tone: Tone }> = {
   runbook_started: { label: "runbook", tone: "green" },
   runbook_step: { label: "runbook step", tone: "green" },
   runbook_finished: { label: "runbook end", tone: "green" },
+  question_answered: { label: "answered", tone: "green" },
   suspects_changed: { label: "suspects", tone: "grey" },
   title_changed: { label: "title", tone: "purple" },
   alert_received: { label: "alert", tone: "red" },

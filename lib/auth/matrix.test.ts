@@ -35,6 +35,7 @@ const HANDLERS: Record<string, Partial<Record<string, Need>>> = {
   "/api/v1/incidents/[id]": { GET: "viewer" },
   "/api/v1/incidents/[id]/acknowledge": { POST: "responder" },
   "/api/v1/incidents/[id]/evidence": { GET: "viewer", POST: "responder" },
+  "/api/v1/incidents/[id]/answers": { POST: "responder" },
   "/api/v1/incidents/[id]/export": { GET: "viewer" },
   "/api/v1/incidents/[id]/logs": { GET: "viewer", POST: "responder" },
   "/api/v1/incidents/[id]/notes": { POST: "responder" },

@@ -60,6 +60,8 @@ export const EVENT_KINDS = [
   "runbook_started",
   "runbook_step",
   "runbook_finished",
+  // Written by lib/incidents/sessions/question.ts: a separating question answered where the incident page asked it.
+  "question_answered",
   "suspects_changed",
   "title_changed",
   "alert_received",

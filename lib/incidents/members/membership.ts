@@ -13,7 +13,7 @@ import { enqueueNotification, isSuspectChange, releaseOpenings } from "@/lib/not
 import { readOr, readSuspects, suspectsJson, type StoredSuspect } from "../stored";
 import { appendEvent, appendEventId, RaceLost, type Tx } from "../tx";
 import { evidenceTexts } from "../evidence/evidence";
-import { sessionAnswers } from "../sessions/answers";
+import { incidentAnswers } from "../sessions/answers";
 
 // The writes every path shares (rules, alerts, people): open, join, reopen and resolve an incident, and
 // keep its suspects current. Each runs inside the caller's transaction.
@@ -248,8 +248,8 @@ export async function refreshSuspects(
   const activeMembers = incident.members.filter((m) => !isHealthy(m.state));
   const links = (incident.links ?? {}) as Links;
   const texts = await evidenceTexts(tx, incidentId);
-  const answers = await sessionAnswers(tx, incidentId);
-  if (activeMembers.length === 0 && !links.catalog?.length && texts.length === 0 && answers.length === 0) return; // all healthy: keep what was suspected
+  const { answers, choices } = await incidentAnswers(tx, incidentId);
+  if (activeMembers.length === 0 && !links.catalog?.length && texts.length === 0 && answers.length + choices.length === 0) return; // all healthy: keep what was suspected
   const { flaps, healthy } = await context(tx, incident, now, healthyNow);
   const active = activeMembers.map((m) => ({
     signal: m.signal,
@@ -259,7 +259,7 @@ export async function refreshSuspects(
     texts: m.texts,
     flaps: flaps.get(`${m.signal}\u0000${m.subject}`) ?? 0,
   }));
-  const after = rankSuspects({ active, texts, answers, healthy, linked: links.catalog ?? [], entries: getCatalog().entries });
+  const after = rankSuspects({ active, texts, answers, choices, healthy, linked: links.catalog ?? [], entries: getCatalog().entries });
   // A stored ranking that does not read is replaced by this one, as any changed ranking is.
   const before = readOr(() => readSuspects(incident.suspects, incidentId), []).value;
   if (suspectsChanged(before, after) || shown(before) !== shown(after)) {
