@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { formatConfidence } from "@/lib/diagnosis/confidence";
-import type { SuspectView } from "./types";
+import { SeparatingQuestion } from "./separating-question";
+import type { IncidentDetailView, SuspectView } from "./types";
 
 /** How sure the diagnosis is, in words people read at 3 a.m.; the percentage is beside it. */
 function sureness(confidence: number, suspects: number): { word: string; tone: "red" | "orange" | "grey"; share: string } {
@@ -14,24 +15,42 @@ function sureness(confidence: number, suspects: number): { word: string; tone: "
   return { word: "unlikely", tone: "grey", share };
 }
 
-/** When the evidence does not separate the first two: say so, and the question that would. */
-function Undecided({ top }: { top: SuspectView }) {
-  const u = top.undecided!;
-  const step = u.runbook;
+type Steps = IncidentDetailView["live"]["steps"];
+
+const walkLink = (step: Steps[string]) => `/runbooks/${step.id}${step.path.length ? `?path=${step.path.join(".")}` : ""}`;
+
+/**
+ * The first answer's outage as each part of the stack sees it (catalog/root-causes.yaml): what to fix, then the
+ * other views with their share of the evidence and the runbook step that says what that part does meanwhile.
+ */
+function Facets({ top, steps }: { top: SuspectView; steps: Steps }) {
+  if (!top.facets?.length || !top.rootCause) return null;
   return (
-    <div className="undecided" role="note" data-testid="undecided">
-      <strong>
-        Cannot tell between {top.title} and {u.withTitle} from the evidence.
-      </strong>{" "}
-      <span>
-        Check: {u.question}
-        {step ? (
+    <div className="facets" data-testid="facets">
+      <p className="small">
+        <strong>One outage, {top.facets.length + 1} views</strong> ({top.rootCause.title}). Fix {top.title}
+        {steps[top.id] ? (
           <>
             {" "}
-            (<Link href={`/runbooks/${step.id}${step.path?.length ? `?path=${step.path.join(".")}` : ""}`}>{step.title}</Link> asks it)
+            (<Link href={walkLink(steps[top.id])}>{steps[top.id].title}</Link>)
           </>
         ) : null}
-      </span>
+        ; meanwhile:
+      </p>
+      <ul className="small">
+        {top.facets.map((f) => (
+          <li key={f.id} data-facet={f.id}>
+            <Link href={`/catalog/${f.id}`}>{f.title}</Link> <span className="muted">({formatConfidence(f.confidence)} of the evidence)</span>
+            {steps[f.id] ? (
+              <>
+                {" "}
+                · runbook: <Link href={walkLink(steps[f.id])}>{steps[f.id].title}</Link>
+              </>
+            ) : null}
+            <div className="muted">{f.reason}</div>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
@@ -60,13 +79,22 @@ function Evidence({ suspect }: { suspect: SuspectView }) {
   );
 }
 
-/** The catalog's failure modes ranked by the evidence for and against each, with how sure the ranking is. */
-export function SuspectList({ suspects }: { suspects: SuspectView[] }) {
+interface Props {
+  suspects: SuspectView[];
+  /** Where the question is answered, and what live data says: absent on pages that only show the ranking. */
+  incidentId?: number;
+  live?: Pick<IncidentDetailView["live"], "question" | "steps">;
+}
+
+/** The catalog's failure modes ranked by the evidence for and against each, with how sure the ranking is; the first leads with its root cause. */
+export function SuspectList({ suspects, incidentId, live }: Props) {
   if (suspects.length === 0) return <p className="muted">No failure mode in the catalog matches the signals yet.</p>;
   const shown = suspects.slice(0, 8);
   return (
     <>
-      {suspects[0].undecided ? <Undecided top={suspects[0]} /> : null}
+      {suspects[0].undecided && incidentId !== undefined ? (
+        <SeparatingQuestion incidentId={incidentId} top={suspects[0]} suggestion={live?.question ?? null} />
+      ) : null}
       <ol className="suspects" data-testid="suspects">
         {shown.map((s, i) => {
           const sure = s.confidence === undefined ? undefined : sureness(s.confidence, suspects.length);
@@ -85,6 +113,7 @@ export function SuspectList({ suspects }: { suspects: SuspectView[] }) {
               ) : null}{" "}
               {s.startupBlock === "yes" ? <Badge tone="red">blocks API-server start-up</Badge> : null}{" "}
               {s.dataLoss === "yes" ? <Badge tone="red">data-loss risk</Badge> : null}
+              {i === 0 ? <Facets top={s} steps={live?.steps ?? {}} /> : null}
               {i < 3 ? <Evidence suspect={s} /> : <div className="muted small">{s.reason}</div>}
             </li>
           );

@@ -1,5 +1,6 @@
 import type { Signal } from "@/lib/signals/signal-model";
-import { getRunbook } from "@/lib/catalog/runbooks";
+import { getRunbook, listRunbooks } from "@/lib/catalog/runbooks";
+import { stepNaming } from "@/lib/diagnosis/confidence";
 import { nodeMap } from "@/lib/runbooks/walk";
 import type { IncidentDetail } from "./queries";
 import { suggestAnswer, type Suggestion } from "../suspects/suggest";
@@ -17,5 +18,16 @@ export function describeLive(detail: IncidentDetail, signals: Signal[]) {
     const node = runbook && nodeMap(runbook).get(session.path[session.path.length - 1]);
     if (node) suggestions.push({ sessionId: session.id, node: node.id, suggestion: suggestAnswer(node, signals) ?? null });
   }
-  return { signals: current, suggestions };
+  // The first suspect's separating question, pre-answered from live data where its runbook step names a signal.
+  const top = detail.suspects[0];
+  const asked = top?.undecided?.runbook;
+  const askedNode = asked && getRunbook(asked.id) && nodeMap(getRunbook(asked.id)!).get(asked.node);
+  const question = askedNode ? (suggestAnswer(askedNode, signals) ?? null) : null;
+  // Where each of the first answer's failure modes is drawn in a runbook: its root's and its facets' next steps.
+  const steps: Record<string, { id: string; title: string; path: string[] }> = {};
+  for (const id of top ? [top.id, ...(top.facets ?? []).map((f) => f.id)] : []) {
+    const step = stepNaming(listRunbooks(), id);
+    if (step) steps[id] = step;
+  }
+  return { signals: current, suggestions, question, steps };
 }

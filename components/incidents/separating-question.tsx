@@ -1,0 +1,82 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { postJson } from "@/components/queries/http";
+import { useCan } from "@/components/viewer";
+import type { IncidentDetailView, SuspectView } from "./types";
+
+type Suggestion = IncidentDetailView["live"]["question"];
+
+/**
+ * When the evidence does not separate the first two suspects: says so, asks the question that would, and takes the
+ * answer here. A runbook question offers its branches, each with the suspect it points to, and what live data
+ * suggests; a catalog question offers the two suspects. The answer is evidence: the suspects are ranked again at once.
+ */
+export function SeparatingQuestion({ incidentId, top, suggestion }: { incidentId: number; top: SuspectView; suggestion: Suggestion }) {
+  const u = top.undecided!;
+  const step = u.runbook;
+  const canAnswer = useCan("responder");
+  const queryClient = useQueryClient();
+  const answer = useMutation({
+    mutationFn: (body: object) => postJson<{ summary: string }>(`/api/v1/incidents/${incidentId}/answers`, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["incidents"] }),
+  });
+  const titleOf = (id: string) => (id === top.id ? top.title : id === u.with ? u.withTitle : id);
+  return (
+    <div className="undecided" role="group" aria-labelledby="undecided-h" data-testid="undecided">
+      <p id="undecided-h">
+        <strong>
+          Cannot tell between {top.title} and {u.withTitle} from the evidence.
+        </strong>{" "}
+        Check: <span data-testid="question">{u.question}</span>
+        {step ? (
+          <>
+            {" "}
+            (<Link href={`/runbooks/${step.id}${step.path?.length ? `?path=${step.path.join(".")}` : ""}`}>{step.title}</Link> asks it)
+          </>
+        ) : null}
+      </p>
+      {suggestion ? (
+        <p className="small" data-testid="question-suggestion">
+          Live data suggests <strong>{suggestion.answer}</strong>: {suggestion.signal} is {suggestion.state}
+          {suggestion.evidence[0] ? ` on ${suggestion.evidence[0].subject}` : ""}. Check it before you answer.
+        </p>
+      ) : null}
+      {u.options?.length && canAnswer ? (
+        <div className="question-answers" role="group" aria-label="Answer the question">
+          {u.options.map((o) => (
+            <button
+              key={`${o.label}-${o.to ?? o.leadsTo.join()}`}
+              type="button"
+              className={`button${suggestion?.answer === o.label ? " button-primary" : ""}`}
+              disabled={answer.isPending}
+              data-testid="question-answer"
+              onClick={() =>
+                answer.mutate(
+                  step ? { runbookId: step.id, node: step.node, answer: o.label } : { choose: o.leadsTo[0], over: o.leadsTo[0] === top.id ? u.with : top.id },
+                )
+              }
+            >
+              {step ? o.label : `It is ${o.label}`}
+              {step && o.leadsTo.length > 0 ? <span className="muted small"> → {o.leadsTo.map(titleOf).join(" or ")}</span> : null}
+            </button>
+          ))}
+        </div>
+      ) : u.options?.length ? (
+        <p className="muted small">Answering it here needs the responder role.</p>
+      ) : null}
+      {answer.isPending ? <p className="small">Recording the answer…</p> : null}
+      {answer.data ? (
+        <p className="small" role="status" data-testid="question-result">
+          {answer.data.summary}
+        </p>
+      ) : null}
+      {answer.error ? (
+        <p className="field-error" role="alert">
+          Not recorded: {answer.error.message}
+        </p>
+      ) : null}
+    </div>
+  );
+}
