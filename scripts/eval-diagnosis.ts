@@ -1,11 +1,13 @@
-// npm run eval:diagnosis [-- --part tuned|held-aside|fresh|evidence|evidence-held-aside|demo] [--show-held-aside]
-//   [--case <id>[,<id>…] or <prefix>*] [--without-logs] [--save-ranks <file>]
+// npm run eval:diagnosis [-- --part tuned|held-aside|fresh|evidence|evidence-held-aside|shapes|metrics|metrics-held-aside|
+//   shapes-metrics|demo] [--show-held-aside] [--case <id>[,<id>…] or <prefix>*] [--without-logs] [--save-ranks <file>]
 // --save-ranks writes each case's id, part, label and rank (no suspects, held-aside parts included), so that two runs
 // can be compared case by case ("no case named right before is lost") without printing a held-aside miss.
 // --without-logs reads a case's alerts but not its logs and journals: what Faultline read before issue 26.
+// The metrics parts (metrics-only*.yaml; shapes-metrics once corpus/shapes/ has one) run with Debian's Prometheus
+// (test/diagnosis/eval-metrics.ts), started once for them.
 // Runs the labelled corpus of broken clusters (test/diagnosis/corpus/) and the demo cluster's scenarios through
 // a real demo cluster server and the real monitor, and prints top-1, top-3, abstentions and calibration per part.
-// The held-aside parts' misses (held-aside, fresh) are not printed unless asked for: they are never used for tuning. The demo scenarios run
+// The held-aside parts' misses (isHeldAside) are not printed unless asked for: they are never used for tuning. The demo scenarios run
 // first: a corpus case with five nodes leaves two orphaned reports behind, which would count as "detected" later.
 import { mkdirSync, writeFileSync } from "node:fs";
 import {
@@ -15,11 +17,14 @@ import {
   SCENARIO_COUNT,
   startEvalMonitor,
   summarize,
+  type EvalMonitor,
   type Outcome,
   type Part,
   isHeldAside,
+  isMetricsPart,
   PARTS,
 } from "@/test/diagnosis/eval";
+import { startMetricsEvalMonitor } from "@/test/diagnosis/eval-metrics";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -59,9 +64,11 @@ function report(name: string, outcomes: Outcome[], showMisses: boolean): void {
 
 async function main(): Promise<void> {
   const monitor = await startEvalMonitor();
+  let withPrometheus: EvalMonitor | undefined;
   const all: Outcome[] = [];
   const progress = (total: number) => (o: Outcome, i: number) => process.stderr.write(`\r${o.part} ${i + 1}/${total} `);
   try {
+    if (parts.some(isMetricsPart)) withPrometheus = await startMetricsEvalMonitor();
     for (const part of parts) {
       if (part === "demo") {
         if (only) continue;
@@ -77,11 +84,12 @@ async function main(): Promise<void> {
       const cases = loadCorpus(part as Part).filter(
         (c) => !only || only.split(",").includes(c.id) || (only.endsWith("*") && c.id.startsWith(only.slice(0, -1))),
       );
-      const outcomes = await evaluateCases(cases, part as Part, monitor, progress(cases.length), mode);
+      const outcomes = await evaluateCases(cases, part as Part, isMetricsPart(part) ? withPrometheus! : monitor, progress(cases.length), mode);
       all.push(...outcomes);
       report(`corpus, ${part}`, outcomes, !isHeldAside(part as Part) || showHeld);
     }
   } finally {
+    await withPrometheus?.sim.stop();
     await monitor.sim.stop();
   }
   mkdirSync("test-results", { recursive: true });

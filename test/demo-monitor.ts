@@ -19,9 +19,14 @@ export interface DemoMonitor {
   stop: () => Promise<void>;
 }
 
-/** `now` drives the simulated cluster's clock (its reporters' timestamps); tests that let time pass pass the same clock to pollOnce. */
-export async function startDemoMonitor(options: { now?: () => Date; nodes?: number } = {}): Promise<DemoMonitor> {
-  const server = new DemoServer({ cluster: new DemoCluster({ nodes: options.nodes ?? 3, intervalMs: 60_000, now: options.now }) });
+/**
+ * `now` drives the simulated cluster's clock (its reporters' timestamps); tests that let time pass pass the same clock to
+ * pollOnce. `stampMetrics`: its metrics samples carry that clock's time (DemoClusterOptions).
+ */
+export async function startDemoMonitor(options: { now?: () => Date; nodes?: number; stampMetrics?: boolean } = {}): Promise<DemoMonitor> {
+  const server = new DemoServer({
+    cluster: new DemoCluster({ nodes: options.nodes ?? 3, intervalMs: 60_000, now: options.now, stampMetrics: options.stampMetrics }),
+  });
   const endpoints = await server.start();
   const dir = mkdtempSync(path.join(tmpdir(), "faultline-demo-monitor-"));
   const kubeconfig = path.join(dir, "demo.kubeconfig");

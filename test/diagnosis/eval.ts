@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
 import { SCENARIOS, setScenario } from "@/lib/demo/cluster/scenarios";
@@ -23,15 +23,38 @@ export const CORPUS_DIR = path.join(process.cwd(), "test", "diagnosis", "corpus"
  * "fresh" is a second held-aside part, written later by people who had not seen the diagnosis (corpus/README.md).
  * "evidence" and "evidence-held-aside" are the cases whose evidence is what the world sends besides Faultline's own
  * reading (alerts without Faultline's labels, container logs, journals), split the same way (corpus/evidence/).
+ * The metrics parts are the cases whose only evidence is in metrics (metrics-only*.yaml of a folder): they run on a
+ * monitor that also runs Prometheus (eval-metrics.ts).
  */
-export type Part = "tuned" | "held-aside" | "fresh" | "evidence" | "evidence-held-aside" | "shapes";
-export const PARTS: Part[] = ["tuned", "held-aside", "fresh", "evidence", "evidence-held-aside", "shapes"];
+export type Part = "tuned" | "held-aside" | "fresh" | "evidence" | "evidence-held-aside" | "shapes" | "metrics" | "metrics-held-aside" | "shapes-metrics";
+/** The folder of each metrics part; shapes/ is held aside. */
+export const METRICS_FOLDER: Partial<Record<Part, string>> = { metrics: "tuned", "metrics-held-aside": "held-aside", "shapes-metrics": "shapes" };
+export const isMetricsPart = (part: string): boolean => Object.hasOwn(METRICS_FOLDER, part);
+const METRICS_FILE = /^metrics-only.*\.ya?ml$/;
+const shapesMetrics = existsSync(path.join(CORPUS_DIR, "shapes")) && readdirSync(path.join(CORPUS_DIR, "shapes")).some((n) => METRICS_FILE.test(n));
+export const PARTS: Part[] = [
+  "tuned",
+  "held-aside",
+  "fresh",
+  "evidence",
+  "evidence-held-aside",
+  "shapes",
+  "metrics",
+  "metrics-held-aside",
+  ...(shapesMetrics ? (["shapes-metrics"] as const) : []),
+];
 /**
  * The parts never tuned on: their misses are not printed and EVAL_DEBUG refuses them. "shapes" holds the presentations
  * issue 27 named (a root seen through a redacted check, neighbours sharing a signal, one world seen from two views),
  * written before any change for it (corpus/README.md).
  */
-export const isHeldAside = (part: Part | "demo") => part === "held-aside" || part === "fresh" || part === "evidence-held-aside" || part === "shapes";
+export const isHeldAside = (part: Part | "demo") =>
+  part === "held-aside" ||
+  part === "fresh" ||
+  part === "evidence-held-aside" ||
+  part === "shapes" ||
+  part === "metrics-held-aside" ||
+  part === "shapes-metrics";
 
 /** What of a case's evidence the evaluation reads: all of it, or what Faultline read before it read logs (issue 26). */
 export type EvidenceMode = "all" | "without-logs";
@@ -54,10 +77,14 @@ export interface Outcome {
 }
 
 export function loadCorpus(part: Part): Case[] {
-  // The evidence part's two shares are files of one folder (tuned-*.yaml, held-aside.yaml); the others are folders.
+  // The evidence part's two shares are files of one folder (tuned-*.yaml, held-aside.yaml); a metrics part is the
+  // metrics-only files of its folder; the others are folders, without those files.
   const evidence = part === "evidence" || part === "evidence-held-aside";
-  const dir = path.join(CORPUS_DIR, evidence ? "evidence" : part);
-  const keep = (n: string) => /\.ya?ml$/.test(n) && (evidence ? n.startsWith(part === "evidence" ? "tuned" : "held-aside") : !n.startsWith("metrics-only"));
+  const metrics = METRICS_FOLDER[part];
+  const dir = path.join(CORPUS_DIR, evidence ? "evidence" : (metrics ?? part));
+  const keep = (n: string) =>
+    /\.ya?ml$/.test(n) &&
+    (evidence ? n.startsWith(part === "evidence" ? "tuned" : "held-aside") : metrics ? METRICS_FILE.test(n) : !n.startsWith("metrics-only"));
   let names: string[] = [];
   try {
     names = readdirSync(dir).filter(keep);
@@ -164,8 +191,8 @@ function judge(id: string, part: Outcome["part"], label: string, seen: Map<strin
 }
 
 /** A clock the simulated cluster and the monitor share, moved on by the evaluation (no waiting). */
-export function evalClock(): { now: () => Date; advance: (ms: number) => void } {
-  let at = Date.now();
+export function evalClock(start = Date.now()): { now: () => Date; advance: (ms: number) => void } {
+  let at = start;
   return { now: () => new Date(at), advance: (ms) => void (at += ms) };
 }
 
@@ -173,22 +200,25 @@ export function evalClock(): { now: () => Date; advance: (ms: number) => void } 
 const ROUNDS = 4;
 const STEP_MS = 90_000;
 
-async function observeRounds(sim: DemoMonitor, clock: ReturnType<typeof evalClock>, change: () => Promise<void> | void): Promise<Map<string, Seen>> {
+async function observeRounds({ sim, clock, metrics }: EvalMonitor, change: () => Promise<void> | void): Promise<Map<string, Seen>> {
+  const advance = metrics?.advance ?? (async (ms: number) => clock.advance(ms));
   // A healthy, settled baseline first, so that nothing of the previous case is left.
   applyWorld(sim.server.cluster, {});
+  await metrics?.separate();
   // Watches deliver the reset within milliseconds, or later on a loaded machine: a few more rounds until all is ok
   // (a few: a node a case added stays orphaned, which no number of rounds clears).
   for (let round = 0; round < 3; round++) {
-    clock.advance(STEP_MS);
+    await advance(STEP_MS);
     sim.server.cluster.report();
     const health = await settledPoll(sim.entry, 5000, clock.now);
     if (health.signals.every((s) => s.state === "ok")) break;
   }
   await change();
+  await metrics?.changed();
   const seen = new Map<string, Seen>();
   for (let round = 0; round < ROUNDS; round++) {
     if (round > 0) {
-      clock.advance(STEP_MS);
+      await advance(STEP_MS);
       sim.server.cluster.report();
     }
     const health = await settledPoll(sim.entry, 5000, clock.now);
@@ -214,11 +244,11 @@ export async function evaluateCases(
   onCase?: (o: Outcome, i: number) => void,
   mode: EvidenceMode = "all",
 ): Promise<Outcome[]> {
-  const { sim, clock } = monitor;
+  if (isMetricsPart(part) && !monitor.metrics) throw new Error(`part ${part} needs the monitor with Prometheus (startMetricsEvalMonitor)`);
   const outcomes: Outcome[] = [];
   {
     for (const [i, c] of cases.entries()) {
-      const seen = await observeRounds(sim, clock, () => applyWorld(sim.server.cluster, c.world));
+      const seen = await observeRounds(monitor, () => applyWorld(monitor.sim.server.cluster, c.world));
       const outcome = judge(c.id, part, c.label, seen, caseEvidence(c.evidence, mode));
       outcomes.push(outcome);
       onCase?.(outcome, i);
@@ -230,6 +260,11 @@ export async function evaluateCases(
 export interface EvalMonitor {
   sim: DemoMonitor;
   clock: ReturnType<typeof evalClock>;
+  /**
+   * With Prometheus (eval-metrics.ts): how a case leaves the previous one's samples behind, how a round lets time pass,
+   * and how the change reaches Prometheus before the first round reads it.
+   */
+  metrics?: { separate: () => Promise<void>; advance: (ms: number) => Promise<void>; changed: () => Promise<void> };
 }
 
 /** A demo cluster and monitor on one shared clock, for evaluateCases and evaluateScenarios. */
@@ -242,11 +277,12 @@ const DEMO_SCENARIOS = SCENARIOS.filter((s) => s.catalog && !s.apiFault && !s.ap
 export const SCENARIO_COUNT = DEMO_SCENARIOS.length;
 
 /** The demo cluster's own scenarios that reproduce a catalog failure mode. */
-export async function evaluateScenarios({ sim, clock }: EvalMonitor, onCase?: (o: Outcome, i: number) => void): Promise<Outcome[]> {
+export async function evaluateScenarios(monitor: EvalMonitor, onCase?: (o: Outcome, i: number) => void): Promise<Outcome[]> {
+  const { sim } = monitor;
   const outcomes: Outcome[] = [];
   const scenarios = DEMO_SCENARIOS;
   for (const [i, scenario] of scenarios.entries()) {
-    const seen = await observeRounds(sim, clock, () => setScenario(sim.server.cluster, scenario.id, true, { node: "master-0" }));
+    const seen = await observeRounds(monitor, () => setScenario(sim.server.cluster, scenario.id, true, { node: "master-0" }));
     await setScenario(sim.server.cluster, scenario.id, false);
     const outcome = judge(scenario.id, "demo", scenario.catalog!, seen);
     outcomes.push(outcome);

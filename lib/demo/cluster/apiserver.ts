@@ -3,7 +3,7 @@ import type { DemoCluster } from "./cluster";
 import { openApiV2, serveDiscovery } from "./discovery";
 import { matchResourcePath, serveResource, type KubeApiOptions } from "./kube-api";
 import { POD_LOG_PATH, servePodLog } from "./pod-log";
-import { renderApiserverMetrics, renderKmsProviders, renderReadyz } from "./render-endpoints";
+import { renderApiserverMetrics, renderKmsProviders, renderReadyz, stampSamples } from "./render-endpoints";
 import { sendJson, sendStatus, sendText } from "./status";
 
 // The kube-apiserver's own paths: health (/healthz, /livez, /readyz and their KMS checks, per
@@ -63,7 +63,10 @@ export async function serveApiServer(req: IncomingMessage, res: ServerResponse, 
   // Liveness does not include KMS: a failing plugin makes the server unready, never restarted.
   if (subPath === "/livez")
     return sendText(res, 200, url.searchParams.has("verbose") ? `${LIVEZ_CHECKS.map((c) => `[+]${c} ok`).join("\n")}\nlivez check passed\n` : "ok");
-  if (subPath === "/metrics") return sendText(res, 200, await renderApiserverMetrics(cluster.model, node!, now), "text/plain; version=0.0.4; charset=utf-8");
+  if (subPath === "/metrics") {
+    const text = await renderApiserverMetrics(cluster.model, node!, now);
+    return sendText(res, 200, cluster.stampMetrics ? stampSamples(text, now) : text, "text/plain; version=0.0.4; charset=utf-8");
+  }
   if (instance) return sendText(res, 404, "404 page not found\n");
   if (path === "/openapi/v2") {
     const body = openApiV2();

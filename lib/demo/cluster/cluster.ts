@@ -25,6 +25,11 @@ export interface ApiServerControl {
 export interface DemoClusterOptions extends ModelOptions {
   /** The simulator's clock; tests pin it. */
   now?: () => Date;
+  /**
+   * Stamp every sample of the metrics endpoints with that clock's time, so a Prometheus scraping them stores each at
+   * the simulated instant: for the diagnosis evaluation, whose clock runs apart from the wall clock (eval-metrics.ts).
+   */
+  stampMetrics?: boolean;
 }
 
 const REPORTED_CRS = [
@@ -40,6 +45,7 @@ export class DemoCluster {
   readonly model: ClusterModel;
   readonly store: ObjectStore;
   readonly now: () => Date;
+  readonly stampMetrics: boolean;
   tick = 0;
   private timer?: NodeJS.Timeout;
   private readonly firstSeen = new Map<string, string>();
@@ -54,6 +60,7 @@ export class DemoCluster {
 
   constructor(options: DemoClusterOptions = {}) {
     this.now = options.now ?? (() => new Date());
+    this.stampMetrics = options.stampMetrics ?? false;
     this.started = this.now();
     this.restarted = this.started;
     this.model = createModel(options);

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { rawRequest } from "@/test/demo-request";
 import { parsePrometheusText } from "@/test/parse-prometheus";
 import { DemoCluster } from "./cluster";
+import { resetCounters } from "./counters";
 import { renderApiserverMetrics, renderPluginMetrics } from "./render-endpoints";
 import { setScenario } from "./scenarios";
+import { DemoServer } from "./server";
 
 // The simulator's counters move with its clock, so rate() over them shows traffic and errors.
 
@@ -71,5 +74,34 @@ describe("simulated metrics over time", () => {
     const seen = [await hash(100), await hash(170), await hash(230), await hash(290)];
     expect(seen[0]).not.toEqual(steady);
     expect(seen).toEqual([seen[0], steady, seen[0], steady]);
+  });
+
+  it("start again from their base once reset, as after a restart of the servers", async () => {
+    const cluster = new DemoCluster({ nodes: 1 });
+    const read = (s: number) => value(renderApiserverMetrics(cluster.model, cluster.model.nodes[0], at(s)), COUNT, decrypts("OK"));
+    await read(0);
+    expect(await read(100)).toBe(50);
+    resetCounters(cluster.model);
+    expect(await read(200)).toBe(0);
+    expect(await read(300)).toBe(50);
+  });
+
+  it("carry the cluster clock's time on every sample when the cluster stamps its metrics, and none otherwise", async () => {
+    for (const stampMetrics of [true, false]) {
+      const server = new DemoServer({ cluster: new DemoCluster({ nodes: 1, intervalMs: 60_000, now: () => at(42), stampMetrics }) });
+      const ep = await server.start();
+      try {
+        for (const path of ["/kube-apiserver/master-0/metrics", "/kms-plugins/master-0/1/metrics"]) {
+          const served = await rawRequest(ep, path, { token: ep.readToken });
+          expect(served.status).toBe(200);
+          const parsed = parsePrometheusText(served.body);
+          expect(parsed.errors, path).toEqual([]);
+          const stamps = new Set(parsed.families.flatMap((f) => f.samples.map((x) => x.timestampMs)));
+          expect([...stamps], `${path} stamped: ${stampMetrics}`).toEqual([stampMetrics ? T0 + 42_000 : undefined]);
+        }
+      } finally {
+        await server.stop();
+      }
+    }
   });
 });

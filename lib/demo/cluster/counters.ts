@@ -34,6 +34,11 @@ const STATE = new WeakMap<ClusterModel, Map<string, ScopeState>>();
 
 export const LATENCY_BUCKETS = Array.from({ length: 20 }, (_, i) => Number((0.0001 * 2 ** i).toPrecision(6)));
 
+/** Forgets the model's counters, as if its API servers and plugins had restarted (between the evaluation's cases). */
+export function resetCounters(model: ClusterModel): void {
+  STATE.delete(model);
+}
+
 /** The counters of one endpoint ("apiserver/master-0"), advanced to `seconds` (never backwards). */
 export function counterScope(model: ClusterModel, scope: string, seconds: number): CounterScope {
   let scopes = STATE.get(model);

@@ -229,6 +229,11 @@ export async function renderApiserverMetrics(model: ClusterModel, node: NodeStat
   return (await registry.metrics()) + renderLatencyHistogram(scope.histograms());
 }
 
+/** The text format's optional timestamp (ms) on every sample line: a Prometheus honouring it stores the sample then. */
+export function stampSamples(text: string, at: Date): string {
+  return text.replace(/^([^#\n].*)$/gm, `$1 ${at.getTime()}`);
+}
+
 const series = (code: string, method: string, provider: string) => `${code}\u0000/v2.KeyManagementService/${method}\u0000${provider}`;
 
 /** The latency histogram by hand: prom-client has no way to add many observations at once. */

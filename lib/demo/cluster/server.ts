@@ -6,7 +6,7 @@ import { Conflict, DomainError, NotFound } from "@/lib/errors";
 import type { DemoCluster } from "./cluster";
 import { ApiFaults } from "./faults";
 import { PUBLIC_PATHS, serveApiServer } from "./apiserver";
-import { renderBeaconHealth, renderOpenBaoHealth, renderPluginMetrics, renderTransitKey } from "./render-endpoints";
+import { renderBeaconHealth, renderOpenBaoHealth, renderPluginMetrics, renderTransitKey, stampSamples } from "./render-endpoints";
 import { listScenarios, setScenario } from "./scenarios";
 import { sendJson, sendStatus, sendText } from "./status";
 import { makeServingTls, type ServingTls } from "./tls";
@@ -215,7 +215,7 @@ export class DemoServer {
       const pluginNode = cluster.model.nodes.find((n) => n.name === plugin[1]);
       const text = pluginNode ? await renderPluginMetrics(cluster.model, pluginNode, plugin[2], now) : undefined;
       if (!text) return sendText(res, 404, "404 page not found\n");
-      return sendText(res, 200, text, "text/plain; version=0.0.4; charset=utf-8");
+      return sendText(res, 200, cluster.stampMetrics ? stampSamples(text, now) : text, "text/plain; version=0.0.4; charset=utf-8");
     }
 
     // Everything below is the kube-apiserver: API faults strike here (a blackhole and slowness before

@@ -16,6 +16,8 @@ export interface StartPrometheusOptions {
   config: string;
   binary?: string;
   readyTimeoutMs?: number;
+  /** Further command-line flags (the diagnosis evaluation's --query.lookback-delta). */
+  flags?: string[];
 }
 
 export interface RunningPrometheus {
@@ -52,19 +54,20 @@ export async function startPrometheus(opts: StartPrometheusOptions): Promise<Run
   const configFile = path.join(opts.dataDir, "prometheus.yml");
   await writeFile(configFile, opts.config, { mode: 0o600 });
   try {
-    return await onFreePort((port) => launch(binary, configFile, opts.dataDir, port, opts.readyTimeoutMs ?? 20_000));
+    return await onFreePort((port) => launch(binary, configFile, opts.dataDir, port, opts.readyTimeoutMs ?? 20_000, opts.flags ?? []));
   } catch (error) {
     throw error instanceof PrometheusStartError ? error : new PrometheusStartError(String((error as Error)?.message ?? error));
   }
 }
 
-async function launch(binary: string, configFile: string, dataDir: string, port: number, readyTimeoutMs: number): Promise<RunningPrometheus> {
+async function launch(binary: string, configFile: string, dataDir: string, port: number, readyTimeoutMs: number, flags: string[]): Promise<RunningPrometheus> {
   const started = performance.now();
   const args = [
     `--config.file=${configFile}`,
     `--storage.tsdb.path=${path.join(dataDir, "tsdb")}`,
     "--storage.tsdb.retention.time=1d",
     `--web.listen-address=127.0.0.1:${port}`,
+    ...flags,
   ];
   // Nothing of the server's environment (DATABASE_URL holds the database password): the binary's path is
   // absolute, its paths are flags, and it logs in UTC without TZ.
