@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { postJson } from "@/components/queries/http";
+import { incidentQuery } from "@/components/queries/incidents";
 import { useCan } from "@/components/viewer";
 import type { IncidentDetailView, SuspectView } from "./types";
 
@@ -14,14 +15,24 @@ type Suggestion = IncidentDetailView["live"]["question"];
  * suggests; a catalog question offers the two suspects. The answer is evidence: the suspects are ranked again at once.
  */
 export function SeparatingQuestion({ incidentId, top, suggestion }: { incidentId: number; top: SuspectView; suggestion: Suggestion }) {
-  const u = top.undecided!;
-  const step = u.runbook;
   const canAnswer = useCan("responder");
   const queryClient = useQueryClient();
   const answer = useMutation({
     mutationFn: (body: object) => postJson<{ summary: string }>(`/api/v1/incidents/${incidentId}/answers`, body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["incidents"] }),
+    // Not awaited: the answer is recorded once the server replied, whatever the refetches take.
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: incidentQuery(incidentId).queryKey }),
   });
+  const u = top.undecided;
+  // What the last answer did stays in view once the ranking it changed no longer asks.
+  if (!u)
+    return answer.data ? (
+      <p className="small answered" role="status" data-testid="question-result">
+        {answer.data.summary}
+      </p>
+    ) : answer.isPending ? (
+      <p className="small">Recording the answer…</p>
+    ) : null;
+  const step = u.runbook;
   const titleOf = (id: string) => (id === top.id ? top.title : id === u.with ? u.withTitle : id);
   return (
     <div className="undecided" role="group" aria-labelledby="undecided-h" data-testid="undecided">

@@ -40,7 +40,7 @@ function Facets({ top, steps }: { top: SuspectView; steps: Steps }) {
       <ul className="small">
         {top.facets.map((f) => (
           <li key={f.id} data-facet={f.id}>
-            <Link href={`/catalog/${f.id}`}>{f.title}</Link> <span className="muted">({formatConfidence(f.confidence)} of the evidence)</span>
+            <Link href={`/catalog/${f.id}`}>{f.title}</Link>
             {steps[f.id] ? (
               <>
                 {" "}

@@ -282,7 +282,7 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
     });
   }
   scored.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
-  const answers = joinFacets(confidences(scored), input.groups ?? [], (s) => s.score > 0 && !ruledOut.has(s.id));
+  const answers = joinFacets(confidences(scored), input.groups ?? [], (s) => ruledOut.has(s.id));
   const ranked: Suspect[] = answers.slice(0, limit);
   const asked = new Set([
     ...(input.answers ?? []).map((a) => `${a.runbookId}\u0000${a.node}`),

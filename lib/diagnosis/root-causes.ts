@@ -31,22 +31,24 @@ interface Ranked {
 }
 
 /**
- * Joins each facet to the best root of its groups that can lead: a suspect with a positive score whose needed
- * signals are not seen ok (`canLead`). A joined answer's confidence is the sum of its members' shares, its score the
- * one that share stands for (the softmax's inverse), and the answers are ordered again by it.
+ * Joins each facet that is not ruled out (a suspect whose needed signals are not seen ok) to the best root of its
+ * groups that can lead: not ruled out, with a positive score. A joined answer's confidence is the sum of its members'
+ * shares, its score the one that share stands for (the softmax's inverse), and the answers are ordered again by it.
+ * What the root "does not explain" that a facet does is no longer held against the answer's account.
  */
-export function joinFacets<T extends Ranked>(
+export function joinFacets<T extends Ranked & { contradicts: string[]; supports: string[] }>(
   ranked: T[],
   groups: readonly RootCauseGroup[],
-  canLead: (s: T) => boolean,
+  ruledOut: (s: T) => boolean,
 ): (T & { facets?: Facet[]; rootCause?: RootCause })[] {
+  const canLead = (s: T) => s.score > 0 && !ruledOut(s);
   if (groups.length === 0) return ranked;
   const byId = new Map(ranked.map((s) => [s.id, s]));
   const joined = new Map<string, { facets: T[]; group: RootCauseGroup }>();
   const gone = new Set<string>();
   for (const facet of ranked) {
     const lists = groups.filter((g) => g.facets.includes(facet.id));
-    if (lists.length === 0 || !canLead(facet)) continue;
+    if (lists.length === 0 || ruledOut(facet)) continue;
     let best: { root: T; group: RootCauseGroup } | undefined;
     for (const group of lists)
       for (const id of group.roots) {
@@ -69,8 +71,14 @@ export function joinFacets<T extends Ranked>(
       // The score whose softmax share is the sum of the members' shares: T·ln Σ exp(s/T).
       const top = Math.max(s.score, ...held.facets.map((f) => f.score));
       const score = top + TEMPERATURE * Math.log([s, ...held.facets].reduce((sum, m) => sum + Math.exp((m.score - top) / TEMPERATURE), 0));
+      // "does not explain "X" (class) on …" against the root, where a facet says "X": the answer accounts for it.
+      const explained = (text: string) => {
+        const said = /^does not explain (".*?" \(.*?\))/.exec(text)?.[1];
+        return !!said && held.facets.some((f) => f.supports.some((t) => t.includes(said)));
+      };
       return {
         ...s,
+        contradicts: s.contradicts.filter((t) => !explained(t)),
         score: Math.round(score * 100) / 100,
         confidence: Math.round(confidence * 1000) / 1000,
         facets: held.facets.map((f) => ({ id: f.id, title: f.title, confidence: f.confidence, reason: f.reason })),

@@ -76,6 +76,9 @@ export interface Outcome {
   suspects: Pick<Suspect, "id" | "score" | "confidence">[];
 }
 
+/** Whether a world drives the plugin's counters, which only Prometheus carries to Faultline (eval-metrics.ts). */
+export const drivesCounters = (world: Case["world"]) => world.decrypt !== undefined || (world.keyIdFlips ?? 0) > 0;
+
 export function loadCorpus(part: Part): Case[] {
   // The evidence part's two shares are files of one folder (tuned-*.yaml, held-aside.yaml); a metrics part is the
   // metrics-only files of its folder; the others are folders, without those files.
