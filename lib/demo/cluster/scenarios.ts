@@ -134,6 +134,22 @@ export const SCENARIOS: Scenario[] = [
   // OpenBao and Transit
   cluster("openbao-unavailable", "OpenBao unreachable", (m) => void (m.openbao.state = "unreachable")),
   cluster("openbao-sealed", "OpenBao sealed", (m) => void (m.openbao.state = "sealed")),
+  {
+    // As the real plugin answers it: its Status says only "unhealthy" (dc-tec/openbao-kubernetes-kms
+    // internal/kmsv2/server.go, the redacted HealthUnhealthy), and with the reporters stopped nothing else on the
+    // nodes says why; what remains is kube-apiserver's kms-providers check and OpenBao's own health.
+    id: "openbao-sealed-redacted",
+    title: "OpenBao sealed, seen only through the redacted kms-providers check",
+    catalog: "openbao-sealed",
+    perNode: false,
+    apply: (m) => {
+      m.openbao.state = "sealed";
+      for (const node of m.nodes) {
+        node.reporterRunning = false;
+        for (const p of node.plugins) Object.assign(p, { health: "unhealthy", detail: "unhealthy" });
+      }
+    },
+  },
   cluster("openbao-leader-failover", "OpenBao failing over (only a standby answers)", (m) => {
     m.openbao.state = "standby";
     for (const node of m.nodes)

@@ -1,7 +1,8 @@
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import type { IncidentView } from "../rules/rule-types";
 import type { Tx } from "../tx";
-import { toIncidentView } from "../members/membership";
+import { FIRING_STATES, toIncidentView } from "../members/membership";
+import { neededSignals } from "../suspects/suspects";
 
 // Placing the alerts of one batch without a query per alert.
 
@@ -16,7 +17,25 @@ export async function loadBatchViews(tx: Tx, cluster: string, memberKeys: string
     include: { members: { where: { cluster, memberKey: { in: memberKeys } } } },
     orderBy: { id: "asc" },
   });
-  return new ClusterViews(rows.map(toIncidentView));
+  // The signals some failure mode needs that fire in each unresolved incident: whether its root cause is open.
+  const firing = await tx.incidentMember.findMany({
+    where: {
+      incidentId: { in: rows.filter((r) => r.status !== "resolved").map((r) => r.id) },
+      open: true,
+      signal: { in: [...neededSignals()] },
+      state: { in: FIRING_STATES },
+    },
+    select: { incidentId: true, signal: true },
+    distinct: ["incidentId", "signal"],
+  });
+  return new ClusterViews(
+    rows.map((r) =>
+      toIncidentView(
+        r,
+        firing.filter((f) => f.incidentId === r.id).map((f) => f.signal),
+      ),
+    ),
+  );
 }
 
 /**

@@ -10,6 +10,7 @@ import { loadBatchViews, type ClusterViews } from "./alert-placement";
 import { joinIncident, openIncident, refreshSuspects, reopenIncident, type Links, type MemberInput } from "../members/membership";
 import { placeMemberKey, type Causes } from "../rules/placement";
 import { candidatesOf, rankTrigger } from "../rounds/apply-round";
+import { namesACause } from "../suspects/suspects";
 import { inTransaction, RaceLost, type Db, type EventInput, type Tx } from "../tx";
 
 // Alertmanager deliveries: a firing alert opens or joins an incident like a firing signal (Alertmanager has
@@ -171,6 +172,8 @@ async function fireBatch(tx: Tx, fresh: Fresh[], now: Date, config: IncidentRule
       return ranked;
     },
     candidates: candidatesOf(a.signal),
+    // An alert that says nothing Faultline reads places by member key and time, as before.
+    ...(a.causeTexts.length > 0 ? { specific: () => namesACause(a.causeTexts) } : {}),
   });
   const joining = new Map<number, Fresh[]>();
   const events: EventInput[] = [];

@@ -54,7 +54,7 @@ export async function loadViews(tx: Tx, cluster: string, now: Date, config: Inci
     include: { members: true },
     orderBy: { id: "asc" },
   });
-  return rows.map(toIncidentView);
+  return rows.map((r) => toIncidentView(r));
 }
 
 /** Adds a member key to an incident; returns the incident that holds it (another one if a racing writer got there first). */
@@ -304,7 +304,7 @@ type IncidentRow = {
   resolvedAt: Date | null;
   /** The stored ranking (a JSON array of suspects); absent where the caller did not read it. */
   suspects?: unknown;
-  members: { memberKey: string; signal: string; subject: string; source: string; healthySince: Date | null }[];
+  members: { memberKey: string; signal: string; subject: string; source: string; state?: string; open?: boolean; healthySince: Date | null }[];
 };
 
 /** The ids of the stored suspects, best first; the column is JSON, so anything else reads as none. */
@@ -316,15 +316,33 @@ export function suspectIds(stored: unknown): string[] {
     .filter((id): id is string => typeof id === "string");
 }
 
-/** An incident row with its members, as the rules and the alert placement see it. */
-export function toIncidentView(r: IncidentRow): IncidentView {
+/** The states in which a signal a failure mode needs counts as firing for it (rank.ts: an unknown one says nothing). */
+export const FIRING_STATES = ["critical", "warning"];
+
+/** The top suspect while a signal that failure mode needs is among the firing ones: an open root cause. */
+export function openRoot(suspects: string[], firing: Iterable<string>): string | undefined {
+  const top = suspects[0];
+  const mode = top ? getCatalog().entries.find((e): e is FailureMode => e.kind === "failure-mode" && e.id === top) : undefined;
+  const needs = mode?.diagnosis?.needs ?? [];
+  for (const signal of firing) if (needs.includes(signal)) return top;
+  return undefined;
+}
+
+/**
+ * An incident row with its members, as the rules and the alert placement see it. Its open root cause is read from
+ * its members' states, or from `firing` (the signals firing among them) where the caller did not read them all.
+ */
+export function toIncidentView(r: IncidentRow, firing?: string[]): IncidentView {
+  const suspects = suspectIds(r.suspects);
+  const root = openRoot(suspects, firing ?? r.members.filter((m) => m.open !== false && FIRING_STATES.includes(m.state ?? "")).map((m) => m.signal));
   return {
     id: r.id,
     status: r.status as IncidentView["status"],
     openedAt: r.openedAt,
     reopenedAt: r.reopenedAt,
     resolvedAt: r.resolvedAt,
-    suspects: suspectIds(r.suspects),
+    suspects,
+    ...(root ? { root } : {}),
     members: r.members.map((m) => ({
       memberKey: m.memberKey,
       signal: m.signal,

@@ -19,7 +19,8 @@ import {
 import { decideRound, incidentHealthySince, type Trigger } from "../rules/rules";
 import type { SubjectMemory, RuleState } from "../rules/rule-types";
 import { getCatalog } from "@/lib/catalog/queries";
-import { evidenceTexts, rankSuspects } from "../suspects/suspects";
+import type { FailureMode } from "@/lib/catalog/schema";
+import { evidenceTexts, namesACause, rankSuspects } from "../suspects/suspects";
 import { appendEvent, inTransaction, RaceLost, type Db, type Tx } from "../tx";
 
 // One monitor round of one cluster through the incident rules, in one transaction: the rules' memory (the rule
@@ -54,17 +55,41 @@ export function rankTrigger(t: { signal: string; subject: string; state: string;
   return rankSuspects({ active, entries: getCatalog().entries, limit: 10 }).map((s) => s.id);
 }
 
-const candidates = new WeakMap<object, Map<string, string[]>>();
-/** The failure modes the catalog lists a signal for: what a firing signal could be a symptom of. */
-export function candidatesOf(signal: string): string[] {
+interface CatalogIndex {
+  candidates: Map<string, string[]>;
+  roots: Map<string, string[]>;
+}
+const indexes = new WeakMap<object, CatalogIndex>();
+function indexOf(): CatalogIndex {
   const { entries } = getCatalog();
-  let bySignal = candidates.get(entries);
-  if (!bySignal) {
-    bySignal = new Map();
-    for (const e of entries) if (e.kind === "failure-mode") for (const s of e.signals) bySignal.set(s, [...(bySignal.get(s) ?? []), e.id]);
-    candidates.set(entries, bySignal);
+  let index = indexes.get(entries);
+  if (index) return index;
+  const modes = entries.filter((e): e is FailureMode => e.kind === "failure-mode");
+  const byId = new Map(modes.map((m) => [m.id, m]));
+  const add = (map: Map<string, string[]>, signal: string, id: string) => {
+    const held = map.get(signal) ?? [];
+    if (!held.includes(id)) map.set(signal, [...held, id]);
+  };
+  index = { candidates: new Map(), roots: new Map() };
+  for (const m of modes) {
+    for (const s of m.signals) add(index.candidates, s, m.id);
+    for (const s of m.diagnosis?.needs ?? []) add(index.roots, s, m.id);
   }
-  return bySignal.get(signal) ?? [];
+  // A root cause that explains a mode is what that mode's signals could be symptoms of too.
+  for (const m of modes)
+    for (const explained of m.diagnosis?.explains ?? []) for (const s of byId.get(explained)?.signals ?? []) add(index.candidates, s, m.id);
+  indexes.set(entries, index);
+  return index;
+}
+
+/** The failure modes a signal could be a symptom of: the catalog lists it for them, or for a mode they explain. */
+export function candidatesOf(signal: string): string[] {
+  return indexOf().candidates.get(signal) ?? [];
+}
+
+/** The failure modes that need a signal (`diagnosis.needs`): it is direct evidence of them, their root signal. */
+export function rootsOf(signal: string): string[] {
+  return indexOf().roots.get(signal) ?? [];
 }
 
 const member = (cluster: string, t: Trigger, texts: string[] | undefined): MemberInput => ({
@@ -122,7 +147,23 @@ export async function applyRound(
       return held;
     };
     const rank = (t: Parameters<typeof rankTrigger>[0]) => rankTrigger({ ...t, texts: textsOf(key(t)) });
-    const { state, changed, actions } = decideRound({ cluster, previous, signals: clean, incidents, now, config, rankTrigger: rank, candidatesOf });
+    // An unknown signal says why it could not be judged, not what is wrong (the ranking reads it so too).
+    const specific = (memberKey: string) => {
+      const signal = byMemberKey.get(memberKey);
+      return !!signal && signal.state !== "unknown" && namesACause([signal.detail, ...(textsOf(memberKey) ?? [])]);
+    };
+    const { state, changed, actions } = decideRound({
+      cluster,
+      previous,
+      signals: clean,
+      incidents,
+      now,
+      config,
+      rankTrigger: rank,
+      candidatesOf,
+      rootsOf,
+      specific,
+    });
     const memberOf = (t: Trigger) => member(cluster, t, textsOf(key(t)));
     const touched = new Set<number>();
     // Incidents where something fired this round: only these may be renamed after their top suspect.

@@ -19,15 +19,24 @@ export const TOP_CAUSES = 3;
 export interface Causes {
   /** Its own suspects, best first, ranked on demand (only an incident with suspects asks; a ranking costs 0.24-0.4 ms). */
   ranked?: () => string[];
-  /** Every failure mode the catalog lists its signal for: what it could be a symptom of. */
+  /** Every failure mode it could be a symptom of: those the catalog lists its signal for, and those that explain one of them. */
   candidates?: string[];
+  /** Whether what it says names a cause of its own (a specific error class); a redacted text ("reason withheld") names none. */
+  specific?: () => boolean;
+  /** The failure modes that need its signal (the catalog's `diagnosis.needs`): it is their root signal. */
+  roots?: string[];
+  /** Whether an incident's firing members are all symptoms of one of these failure modes that name no cause of their own. */
+  symptomsOf?: (incident: IncidentView, modes: string[]) => boolean;
 }
 
 /**
  * Where a member key that fires goes, first match wins: (1) its unresolved incident; (2) a recently resolved one
  * holding it, unless suspects on both sides say the cause differs; (3) an unresolved incident of any age whose top
- * suspect is among the member key's own top 3 (the same root cause); (4) the newest incident opened within the
- * group window that it does not contradict; (5) a new incident.
+ * suspect is among the member key's own top 3 (the same root cause); (4) an unresolved incident of any age whose
+ * root cause is open (its top suspect, with a signal it needs firing) when the member key can be a symptom of it and
+ * names no cause of its own (a late symptom); (5) the newest incident opened within the group window that it does not
+ * contradict, or whose members are all redacted symptoms of a failure mode this member key is the root signal of;
+ * (6) a new incident.
  */
 export function placeMemberKey(memberKey: string, incidents: IncidentView[], now: Date, config: IncidentRulesConfig, causes: Causes = {}): Placement {
   let memo: string[] | undefined;
@@ -41,6 +50,11 @@ export function placeMemberKey(memberKey: string, incidents: IncidentView[], now
     i.suspects!.some((s) => causes.candidates?.includes(s)) ||
     ranked().length + (causes.candidates?.length ?? 0) === 0 ||
     i.suspects!.some((s) => ranked().includes(s));
+  // A redacted symptom ranks nothing useful on its own ("reason withheld" names every plugin fault): what places it
+  // is the catalog, which lists its signal for the open root cause, and that it says nothing against it.
+  const lateSymptom = (i: IncidentView) => !!i.root && !!causes.candidates?.includes(i.root) && causes.specific?.() === false;
+  // And the other way round: the root signal seen seconds after its redacted symptoms joins their incident.
+  const rootOf = (i: IncidentView) => (causes.roots?.length ?? 0) > 0 && !!causes.symptomsOf?.(i, causes.roots!);
   const holds = (i: IncidentView) => i.members.some((m) => m.memberKey === memberKey);
   const active = incidents.find((i) => i.status !== "resolved" && holds(i));
   if (active) return { kind: "member", incidentId: active.id };
@@ -49,9 +63,9 @@ export function placeMemberKey(memberKey: string, incidents: IncidentView[], now
     .sort((a, b) => b.resolvedAt!.getTime() - a.resolvedAt!.getTime())[0];
   if (recent && (!suspected(recent) || ranked().length === 0 || sameCause(recent))) return { kind: "reopen", incidentId: recent.id };
   const unresolved = incidents.filter((i) => i.status !== "resolved").sort((a, b) => startOf(b) - startOf(a));
-  const cause = unresolved.find(sameCause);
+  const cause = unresolved.find(sameCause) ?? unresolved.find(lateSymptom);
   if (cause) return { kind: "join", incidentId: cause.id };
-  const young = unresolved.find((i) => seconds(i.reopenedAt ?? i.openedAt, now) <= config.groupWindowSeconds && compatible(i));
+  const young = unresolved.find((i) => seconds(i.reopenedAt ?? i.openedAt, now) <= config.groupWindowSeconds && (compatible(i) || rootOf(i)));
   if (young) return { kind: "join", incidentId: young.id };
   return { kind: "open" };
 }

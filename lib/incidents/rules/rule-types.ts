@@ -41,6 +41,8 @@ export interface IncidentView {
   members: RuleMember[];
   /** Its stored suspects' ids, best first (up to 10): what the rules group and reopen by. */
   suspects?: string[];
+  /** Its top suspect while a signal that failure mode needs fires among its members: an open root cause. */
+  root?: string;
 }
 
 export type Placement = { kind: "member" | "reopen" | "join"; incidentId: number } | { kind: "open" };

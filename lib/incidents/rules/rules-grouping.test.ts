@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Signal, SignalId, SignalStatus } from "@/lib/signals/signal-model";
 import { parseRulesConfig, type IncidentRulesConfig } from "@/lib/incident-rules-config";
+import { memberKeyOf } from "./member-key";
 import { decideRound, type RuleAction } from "./rules";
 import type { IncidentView, RuleState } from "./rule-types";
 
@@ -12,6 +13,12 @@ const sig = (id: SignalId, subject: string, state: SignalStatus, detail = `${id}
 const T0 = Date.UTC(2026, 10, 23, 12, 0, 0);
 const at = (s: number) => new Date(T0 + s * 1000);
 
+/** What the catalog says of the signals beyond their candidates: which failure modes need them, and which details name a cause. */
+interface Roots {
+  rootsOf: Partial<Record<string, string[]>>;
+  specific: (detail: string) => boolean;
+}
+
 class World {
   state: RuleState = new Map();
   incidents: IncidentView[] = [];
@@ -20,10 +27,17 @@ class World {
     private config: IncidentRulesConfig,
     private causes: Partial<Record<string, string[]>>,
     private candidates: Partial<Record<string, string[]>> = {},
+    private roots?: Roots,
   ) {}
   round(s: number, signals: Signal[]): RuleAction[] {
     const now = at(s);
     const rankTrigger = (t: { signal: string; detail: string }) => this.causes[`${t.signal} ${t.detail}`] ?? this.causes[t.signal] ?? [];
+    const said = new Map(signals.map((g) => [memberKeyOf({ cluster: "prod", signal: g.id, subject: g.subject }), g.detail]));
+    // As membership.ts reads it: the top suspect is an open root cause while a signal it needs fires among the members.
+    for (const i of this.incidents) {
+      const top = i.suspects?.[0];
+      i.root = top && i.members.some((m) => this.roots?.rootsOf[m.signal]?.includes(top)) ? top : undefined;
+    }
     const result = decideRound({
       cluster: "prod",
       previous: this.state,
@@ -33,6 +47,9 @@ class World {
       config: this.config,
       rankTrigger,
       candidatesOf: (signal) => this.candidates[signal] ?? [],
+      ...(this.roots
+        ? { rootsOf: (signal: string) => this.roots!.rootsOf[signal] ?? [], specific: (key: string) => this.roots!.specific(said.get(key) ?? "") }
+        : {}),
     });
     this.state = result.state;
     for (const action of result.actions) {
@@ -105,6 +122,69 @@ describe("grouping by shared cause", () => {
     expect(world.round(30, both)).toEqual([{ kind: "join", incidentId: 1, trigger: expect.objectContaining({ signal: "openbao.unreachable" }) }]);
     expect(world.round(60, [...both, sig("webhook.missing", "cluster", "critical")])).toEqual([
       { kind: "join", incidentId: 1, trigger: expect.objectContaining({ signal: "webhook.missing" }) },
+    ]);
+  });
+});
+
+describe("a root cause and its redacted symptoms", () => {
+  // The symptom says only that the check failed; what names the cause is OpenBao's own health.
+  const causes = {
+    "apiserver.kms-providers.failing": ["kms-plugin-unavailable", "kms-socket-unavailable"],
+    "openbao.sealed": ["openbao-sealed"],
+    "kms.plugin.unhealthy": ["kms-plugin-crash-loop", "kms-plugin-unavailable"],
+    "kms.plugin.unhealthy Failed to pull image": ["kms-static-pod-image-unavailable"],
+    "webhook.missing": ["webhook-misbehaving"],
+  };
+  const candidates = {
+    "apiserver.kms-providers.failing": ["kms-plugin-unavailable", "kms-socket-unavailable", "openbao-sealed"],
+    "openbao.sealed": ["openbao-sealed"],
+    "kms.plugin.unhealthy": ["kms-plugin-crash-loop", "kms-plugin-unavailable", "kms-static-pod-image-unavailable", "openbao-sealed"],
+    "webhook.missing": ["webhook-misbehaving"],
+  };
+  const roots: Roots = {
+    rootsOf: { "openbao.sealed": ["openbao-sealed"], "webhook.missing": ["webhook-misbehaving"] },
+    specific: (detail) => /Failed to pull image|status key_id mismatch/.test(detail),
+  };
+  const withheld = sig("apiserver.kms-providers.failing", "api", "critical", "[-]kms-providers failed: reason withheld");
+  const sealed = sig("openbao.sealed", "openbao", "critical");
+
+  it("the root signal seen within the group window joins the incident of its redacted symptom, though neither ranks the other", () => {
+    const world = new World(config, causes, candidates, roots);
+    world.round(0, [withheld]);
+    expect(world.round(45, [withheld, sealed])).toEqual([{ kind: "join", incidentId: 1, trigger: expect.objectContaining({ signal: "openbao.sealed" }) }]);
+    // Without the catalog's word that the check is a symptom of it, the root opens its own (as before).
+    const unlisted = new World(config, causes, { ...candidates, "apiserver.kms-providers.failing": ["kms-plugin-unavailable"] }, roots);
+    unlisted.round(0, [withheld]);
+    expect(unlisted.round(45, [withheld, sealed])).toEqual([{ kind: "open", group: [expect.objectContaining({ signal: "openbao.sealed" })] }]);
+  });
+
+  it("the root signal opens its own incident when the symptom names another cause, or came before the group window", () => {
+    const named = new World(config, causes, candidates, roots);
+    const mismatch = sig("apiserver.kms-providers.failing", "api", "critical", "status key_id mismatch");
+    named.round(0, [mismatch]);
+    expect(named.round(45, [mismatch, sealed])).toEqual([{ kind: "open", group: [expect.objectContaining({ signal: "openbao.sealed" })] }]);
+    const old = new World(config, causes, candidates, roots);
+    old.round(0, [withheld]);
+    expect(old.round(300, [withheld, sealed])).toEqual([{ kind: "open", group: [expect.objectContaining({ signal: "openbao.sealed" })] }]);
+  });
+
+  it("a late symptom that names no cause joins the open root cause however old; one naming its own, or one the root does not list, opens its own", () => {
+    const world = new World(config, causes, candidates, roots);
+    world.round(0, [sealed]);
+    const redacted = sig("kms.plugin.unhealthy", "master-0/1", "critical", "unhealthy");
+    expect(world.round(900, [sealed, redacted])).toEqual([{ kind: "join", incidentId: 1, trigger: expect.objectContaining({ subject: "master-0/1" }) }]);
+    const pull = sig("kms.plugin.unhealthy", "master-1/1", "critical", "Failed to pull image");
+    expect(world.round(930, [sealed, redacted, pull])).toEqual([{ kind: "open", group: [expect.objectContaining({ subject: "master-1/1" })] }]);
+    expect(world.round(960, [sealed, redacted, pull, sig("webhook.missing", "webhook", "critical")])).toEqual([
+      { kind: "open", group: [expect.objectContaining({ signal: "webhook.missing" })] },
+    ]);
+  });
+
+  it("a late redacted symptom does not join an incident whose top suspect has no signal it needs firing", () => {
+    const world = new World(config, causes, candidates, roots);
+    world.round(0, [sig("kms.plugin.unhealthy", "master-0/1", "critical", "Failed to pull image")]);
+    expect(world.round(900, [sig("kms.plugin.unhealthy", "master-0/1", "critical", "Failed to pull image"), withheld])).toEqual([
+      { kind: "open", group: [expect.objectContaining({ signal: "apiserver.kms-providers.failing" })] },
     ]);
   });
 });

@@ -50,8 +50,12 @@ export interface RoundInput {
   config: IncidentRulesConfig;
   /** The suspects of one firing signal on its own, best first (apply-round.ts ranks them); none: grouping by time only. */
   rankTrigger?: (t: { signal: string; subject: string; state: SubjectState; detail: string }) => string[];
-  /** The failure modes the catalog lists a signal for (what it could be a symptom of). */
+  /** The failure modes a signal could be a symptom of: the catalog lists it for them, or for a mode they explain. */
   candidatesOf?: (signal: string) => string[];
+  /** The failure modes that need a signal (the catalog's `diagnosis.needs`): what it is the root signal of. */
+  rootsOf?: (signal: string) => string[];
+  /** Whether what a member key's signal says this round names a cause of its own (a specific error class); none: all do. */
+  specific?: (memberKey: string) => boolean;
 }
 export interface RoundResult {
   state: RuleState;
@@ -174,12 +178,30 @@ export function decideRound(input: RoundInput): RoundResult {
   const rootFirst = (t: Trigger) => (t.signal === CLUSTER_API_SIGNAL ? 0 : 1);
   triggers.sort((a, b) => bySeverity(a.severity, b.severity) || rootFirst(a) - rootFirst(b));
   const explainer = explainerOf(state, memberKeyOf({ cluster: input.cluster, signal: CLUSTER_API_SIGNAL, subject: "cluster" }));
+  const specific = input.specific;
+  // Whether every firing member of an incident is a symptom of one of these failure modes that says nothing of its
+  // own cause. An alert's member is read by the alert intake, not here: it counts as saying something.
+  const symptomsOf = specific
+    ? (incident: IncidentView, modes: string[]) => {
+        const firing = incident.members.filter((m) => (m.source === "alert" ? !m.healthySince : !isHealthy(state.get(m.memberKey)?.state ?? "ok")));
+        return (
+          firing.length > 0 &&
+          firing.every((m) => m.source === "signal" && !specific(m.memberKey) && (input.candidatesOf?.(m.signal) ?? []).some((mode) => modes.includes(mode)))
+        );
+      }
+    : undefined;
 
   const group: Trigger[] = [];
   for (const trigger of triggers) {
     // Ranked on demand (and kept on the trigger): only an incident with suspects needs the member key's own.
     const ranked = () => (trigger.suspects ??= input.rankTrigger?.(trigger) ?? []);
-    let placement = placeMemberKey(trigger.memberKey, incidents, now, config, { ranked, candidates: input.candidatesOf?.(trigger.signal) });
+    let placement = placeMemberKey(trigger.memberKey, incidents, now, config, {
+      ranked,
+      candidates: input.candidatesOf?.(trigger.signal),
+      specific: specific && (() => specific(trigger.memberKey)),
+      roots: input.rootsOf?.(trigger.signal),
+      symptomsOf,
+    });
     const explaining = placement.kind === "member" ? undefined : explainer(state.get(trigger.memberKey)!);
     if (explaining) {
       // A consequence joins the incident of the signal that explains it, or waits (unhandled) until that one opens.

@@ -1,6 +1,7 @@
 import { getCatalog } from "@/lib/catalog/queries";
 import type { CatalogEntry, FailureMode } from "@/lib/catalog/schema";
 import type { ChoiceAnswer, RunbookAnswer } from "@/lib/diagnosis/answers";
+import { classifyText } from "@/lib/diagnosis/classify";
 import { diagnose, type ActiveSignal, type EvidenceText, type Suspect } from "@/lib/diagnosis/rank";
 import type { Signal } from "@/lib/signals/signal-model";
 import { cleanText } from "@/lib/text/outside-text";
@@ -74,3 +75,12 @@ export function neededSignals(entries: CatalogEntry[] = getCatalog().entries): S
   return needed;
 }
 const neededOf = new WeakMap<CatalogEntry[], Set<string>>();
+
+/**
+ * Whether texts name a cause of their own: a specific error class. A redacted one names none: kube-apiserver's
+ * "[-]kms-providers failed: reason withheld", the plugin's bare "got unexpected healthz status: unhealthy" (wrappers).
+ */
+export function namesACause(texts: string[]): boolean {
+  const { errorClasses } = getCatalog();
+  return texts.some((text) => classifyText(text, errorClasses).some((hit) => !hit.generic));
+}
