@@ -61,7 +61,10 @@ test("an incident that cannot tell its first two suspects apart asks its questio
   await shot(page, "61-question-asked");
   // The on-call checked: the eBPF agent killed it.
   await undecided.getByRole("button", { name: "It is Wrapper is killed by the eBPF enforcement hook" }).click();
-  await expect(page.getByTestId("question-result")).toContainText("The first suspect is now Wrapper is killed by the eBPF enforcement hook");
+  await expect(page.getByTestId("question-result")).toContainText(
+    "answered that the check showed Wrapper is killed by the eBPF enforcement hook, not Wrapper crashes repeatedly",
+  );
+  await expect(page.getByTestId("question-result")).toContainText("the first suspect is now Wrapper is killed by the eBPF enforcement hook");
   await expect(first).toHaveAttribute("data-suspect", "wrapper-killed-by-ebpf", { timeout: 10_000 });
   await expect(first).toContainText("the on-call answered");
   // The answer is on the timeline, and the pair's question is not asked again.

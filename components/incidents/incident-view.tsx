@@ -74,7 +74,7 @@ export function IncidentView({ initial, links, runbooks, runbookTitles, monitore
           <section className="panel" aria-labelledby="suspects-h">
             <h2 id="suspects-h">Suspects</h2>
             <p className="muted small">Failure modes from the catalog, most likely first, and why.</p>
-            <SuspectList suspects={d.suspects} incidentId={id} live={d.live} />
+            <SuspectList suspects={d.suspects} incidentId={id} live={d.live} lastAnswer={d.timeline.findLast((e) => e.kind === "question_answered")} />
           </section>
           <PastedEvidence incidentId={id} />
           <section className="panel" aria-labelledby="runbooks-h">

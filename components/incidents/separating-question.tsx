@@ -18,20 +18,12 @@ export function SeparatingQuestion({ incidentId, top, suggestion }: { incidentId
   const canAnswer = useCan("responder");
   const queryClient = useQueryClient();
   const answer = useMutation({
-    mutationFn: (body: object) => postJson<{ summary: string }>(`/api/v1/incidents/${incidentId}/answers`, body),
+    mutationFn: (body: object) => postJson(`/api/v1/incidents/${incidentId}/answers`, body),
     // Not awaited: the answer is recorded once the server replied, whatever the refetches take.
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: incidentQuery(incidentId).queryKey }),
   });
   const u = top.undecided;
-  // What the last answer did stays in view once the ranking it changed no longer asks.
-  if (!u)
-    return answer.data ? (
-      <p className="small answered" role="status" data-testid="question-result">
-        {answer.data.summary}
-      </p>
-    ) : answer.isPending ? (
-      <p className="small">Recording the answer…</p>
-    ) : null;
+  if (!u) return answer.isPending ? <p className="small">Recording the answer…</p> : null;
   const step = u.runbook;
   const titleOf = (id: string) => (id === top.id ? top.title : id === u.with ? u.withTitle : id);
   return (
@@ -78,11 +70,6 @@ export function SeparatingQuestion({ incidentId, top, suggestion }: { incidentId
         <p className="muted small">Answering it here needs the responder role.</p>
       ) : null}
       {answer.isPending ? <p className="small">Recording the answer…</p> : null}
-      {answer.data ? (
-        <p className="small" role="status" data-testid="question-result">
-          {answer.data.summary}
-        </p>
-      ) : null}
       {answer.error ? (
         <p className="field-error" role="alert">
           Not recorded: {answer.error.message}

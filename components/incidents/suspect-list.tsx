@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { formatConfidence } from "@/lib/diagnosis/confidence";
+import { utc } from "@/components/ui/time";
 import { SeparatingQuestion } from "./separating-question";
 import type { IncidentDetailView, SuspectView } from "./types";
 
@@ -84,14 +85,21 @@ interface Props {
   /** Where the question is answered, and what live data says: absent on pages that only show the ranking. */
   incidentId?: number;
   live?: Pick<IncidentDetailView["live"], "question" | "steps">;
+  /** The latest separating question answered in place, as the timeline holds it: who said what, and when. */
+  lastAnswer?: { actor: string; summary: string; at: string };
 }
 
 /** The catalog's failure modes ranked by the evidence for and against each, with how sure the ranking is; the first leads with its root cause. */
-export function SuspectList({ suspects, incidentId, live }: Props) {
+export function SuspectList({ suspects, incidentId, live, lastAnswer }: Props) {
   if (suspects.length === 0) return <p className="muted">No failure mode in the catalog matches the signals yet.</p>;
   const shown = suspects.slice(0, 8);
   return (
     <>
+      {lastAnswer ? (
+        <p className="small" role="status" data-testid="question-result">
+          {lastAnswer.actor} {lastAnswer.summary} ({utc(lastAnswer.at)}); the first suspect is now {suspects[0].title}.
+        </p>
+      ) : null}
       {suspects[0].undecided && incidentId !== undefined ? (
         <SeparatingQuestion incidentId={incidentId} top={suspects[0]} suggestion={live?.question ?? null} />
       ) : null}
