@@ -136,6 +136,12 @@ async function main(): Promise<void> {
     const proc = containerProcess(rootfs);
     if (!proc) fail("no process runs in the unpacked root filesystem");
     if (proc.uid !== IMAGE.uid) fail(`the server runs as uid ${proc.uid}, not the image's ${IMAGE.uid}`);
+    // The root as the server sees it (the last mount on its "/"): read-only, or the run proves nothing.
+    const rootMount = readFileSync(`/proc/${proc.pid}/mountinfo`, "utf8")
+      .split("\n")
+      .filter((line) => line.split(" ")[4] === "/")
+      .at(-1);
+    if (!rootMount?.split(" ")[5].split(",").includes("ro")) fail(`the server's root is not mounted read-only: ${rootMount}`);
 
     const base = `http://127.0.0.1:${port}`;
     const checks: [string, (r: { status: number; body: string }) => boolean][] = [

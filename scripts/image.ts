@@ -1,6 +1,6 @@
 // npm run image: Faultline as an OCI image, built without a container engine (docs/deploy.md).
 // Debian 12's root filesystem from Debian's packages (mmdebstrap), this machine's Node.js (Debian 12 ships 18, the
-// app needs 20), the production node_modules from the lock file and the app with its Next.js build, as three
+// app needs 20), the production node_modules from the lock file and the app with its Next.js build, as four
 // layers (umoci), then an OCI archive (skopeo). The app comes from FAULTLINE_IMAGE_SOURCE (default: this checkout)
 // and is built there first when its build is not current, as `npm start` would.
 import { spawnSync } from "node:child_process";
@@ -21,18 +21,10 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; quiet?: boolean } = {}): string {
-  const result = spawnSync(command, args, {
-    cwd: opts.cwd,
-    env: opts.env ?? process.env,
-    stdio: ["ignore", "pipe", "inherit"],
-    encoding: "utf8",
-    maxBuffer: 1 << 28,
-  });
+function run(command: string, args: string[], cwd?: string): void {
+  const result = spawnSync(command, args, { cwd, stdio: ["ignore", "inherit", "inherit"] });
   if (result.error) fail(`${command}: ${result.error.message}`);
   if (result.status !== 0) fail(`${command} ${args.slice(0, 3).join(" ")} ... exited ${result.status}`);
-  if (!opts.quiet && result.stdout.trim()) console.log(result.stdout.trimEnd());
-  return result.stdout;
 }
 
 const hash = (...parts: (string | Buffer)[]) =>
@@ -120,9 +112,9 @@ function modules(): string {
   // its studio, typescript, playwright: a third of the size). The root's postinstall (prisma generate) needs the
   // CLI: the generated client comes with the app instead, so scripts are run only for the packages that need theirs.
   const cwd = path.join(dir, "app");
-  run("npm", ["ci", "--omit=dev", "--legacy-peer-deps", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd });
+  run("npm", ["ci", "--omit=dev", "--legacy-peer-deps", "--ignore-scripts", "--no-audit", "--no-fund"], cwd);
   const withScripts = IMAGE.installScripts.filter((name) => existsSync(path.join(cwd, "node_modules", name)));
-  run("npm", ["rebuild", ...withScripts], { cwd });
+  run("npm", ["rebuild", ...withScripts], cwd);
   rmSync(path.join(cwd, "package.json"));
   rmSync(path.join(cwd, "package-lock.json"));
   writeFileSync(stamp, key);
