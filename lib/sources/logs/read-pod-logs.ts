@@ -4,10 +4,10 @@ import { isRecord } from "@/lib/sources/describe-input";
 import { nodesNamed, reasonOf, splitLines, type LogReading, type LogSettings } from "./log-reading";
 
 // The tails of the kube-apiserver and KMS plugin containers of the nodes an incident names, through the pods/log
-// API with the cluster's read-only credentials (pods/log get, deploy/clusterrole.yaml). Each read is bounded three
-// ways (tailLines, sinceSeconds, limitBytes, also cut here should a server ignore them); a container that restarted
-// is read twice, its previous instance too, since that is where a crash says why. One read failing is that read's
-// refusal; the others go on.
+// API with the cluster's read-only credentials (pods/log get, deploy/kubernetes/watched/clusterrole.yaml). Each read
+// is bounded three ways (tailLines, sinceSeconds, limitBytes, also cut here should a server ignore them); a
+// container that restarted is read twice, its previous instance too, since that is where a crash says why. One read
+// failing is that read's refusal; the others go on.
 
 const TIMEOUT_MS = 10_000;
 
