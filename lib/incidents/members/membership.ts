@@ -307,13 +307,17 @@ type IncidentRow = {
   members: { memberKey: string; signal: string; subject: string; source: string; state?: string; open?: boolean; healthySince: Date | null }[];
 };
 
-/** The ids of the stored suspects, best first; the column is JSON, so anything else reads as none. */
+/**
+ * The ids of the stored suspects, best first, each answer's facets after its root (the same outage seen from
+ * elsewhere: what can be its symptom can be theirs); the column is JSON, so anything else reads as none.
+ */
 export function suspectIds(stored: unknown): string[] {
   if (!Array.isArray(stored)) return [];
-  return stored
-    .slice(0, 10)
-    .map((s) => (s as { id?: unknown } | null)?.id)
-    .filter((id): id is string => typeof id === "string");
+  return stored.slice(0, 10).flatMap((s) => {
+    const answer = s as { id?: unknown; facets?: unknown } | null;
+    const facets = Array.isArray(answer?.facets) ? answer.facets.map((f) => (f as { id?: unknown } | null)?.id) : [];
+    return [answer?.id, ...facets].filter((id): id is string => typeof id === "string");
+  });
 }
 
 /** The states in which a signal a failure mode needs counts as firing for it (rank.ts: an unknown one says nothing). */

@@ -52,7 +52,8 @@ async function saveRuleState(tx: Tx, cluster: string, state: RuleState, changed:
 /** One firing signal's own suspects, best first: what the rules group and reopen by (docs/incidents.md, "Grouping"). */
 export function rankTrigger(t: { signal: string; subject: string; state: string; detail: string; texts?: string[] }): string[] {
   const active = [{ signal: t.signal, subject: t.subject, state: t.state, detail: t.detail, texts: t.texts }];
-  return rankSuspects({ active, entries: getCatalog().entries, limit: 10 }).map((s) => s.id);
+  // Each answer's facets after its root: the same outage, so a symptom of one is a symptom of the answer.
+  return rankSuspects({ active, entries: getCatalog().entries, limit: 10 }).flatMap((s) => [s.id, ...(s.facets ?? []).map((f) => f.id)]);
 }
 
 interface CatalogIndex {
