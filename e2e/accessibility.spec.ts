@@ -79,7 +79,9 @@ test("every page route has no serious or critical axe-core violation, on a deskt
       const blocking = report[route.pattern][viewport].violations.filter((v) => v.impact === "serious" || v.impact === "critical");
       expect
         .soft(
-          blocking.map((v) => `${v.impact} ${v.id} (${v.help}): ${v.targets.slice(0, 3).join(", ")}${v.targets.length > 3 ? ` and ${v.targets.length - 3} more` : ""}`),
+          blocking.map(
+            (v) => `${v.impact} ${v.id} (${v.help}): ${v.targets.slice(0, 3).join(", ")}${v.targets.length > 3 ? ` and ${v.targets.length - 3} more` : ""}`,
+          ),
           `${route.path} on a ${viewport}`,
         )
         .toEqual([]);

@@ -20,18 +20,19 @@ export interface SealedIncident {
 
 /**
  * Seals OpenBao on the demo cluster and returns the unresolved incident it opens (or one already open for it),
- * once OpenBao sealed is its first suspect: the incident page then has suspects and a recovery to show.
+ * once OpenBao sealed is its first suspect: the incident page then has suspects and a recovery to show. `status`
+ * narrows it to open ones (not yet acknowledged).
  */
-export async function sealedIncident(request: APIRequestContext): Promise<SealedIncident> {
+export async function sealedIncident(request: APIRequestContext, status = "open,acknowledged"): Promise<SealedIncident> {
   await scenario(request, "openbao-sealed");
   const end = Date.now() + 30_000;
   for (;;) {
-    const body = (await (await request.get("/api/v1/incidents?cluster=demo&status=open,acknowledged")).json()) as {
+    const body = (await (await request.get(`/api/v1/incidents?cluster=demo&status=${status}`)).json()) as {
       incidents: { id: number; topSuspect: { id: string } | null }[];
     };
     const found = body.incidents.find((i) => i.topSuspect?.id === "openbao-sealed");
     if (found) return { id: found.id, top: found.topSuspect!.id };
-    if (Date.now() > end) throw new Error("no unresolved incident with OpenBao sealed as its first suspect 30 s after sealing OpenBao");
+    if (Date.now() > end) throw new Error(`no incident (${status}) with OpenBao sealed as its first suspect 30 s after sealing OpenBao`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
