@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { answersTo, sameOrigin } from "./helpers";
-import { openPage, pageRoutes, sealedIncident } from "./page-routes";
+import { openPage, openSealedIncident, pageRoutes, sealedIncident } from "./page-routes";
 
 // The on-call's phone: Chromium at 390 x 844, with OpenBao sealed on the demo cluster so the incident page has
 // suspects and a recovery to show.
@@ -19,7 +19,7 @@ test("an incident's first screen on a phone says what to do now: the top suspect
   request,
 }) => {
   test.setTimeout(90_000);
-  const incident = await sealedIncident(request, "open");
+  const incident = await openSealedIncident(request);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.goto(`/incidents/${incident.id}`);
   const now = page.getByTestId("what-now");
