@@ -7,6 +7,7 @@ import { SiteNav } from "@/components/site-nav";
 import { ViewerProvider } from "@/components/viewer";
 import { currentAccess } from "@/lib/auth/page";
 import "./globals.css";
+import "./small-screens.css";
 
 // Every page renders per request: Next.js puts the request's CSP nonce on its scripts only then (docs/auth.md).
 export const dynamic = "force-dynamic";

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useRef, useState } from "react";
 import { SignOutButton } from "./sign-out-button";
 import type { ViewerInfo } from "./viewer";
 
@@ -15,38 +16,55 @@ const SECTIONS = [
   { href: "/demo", label: "Demo cluster", ready: true },
 ];
 
+// On a phone (app/small-screens.css, below 640 px) the links fold behind a Menu button; a desktop shows them and no button.
 export function SiteNav({ viewer }: { viewer?: ViewerInfo }) {
   const pathname = usePathname();
+  // Open on the page where it was opened: a followed link closes it, and the new page starts with its content.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === pathname;
+  const setOpen = (value: boolean) => setOpenOn(value ? pathname : null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  // Escape closes it and gives the focus back to the button, not to a link that is no longer shown.
+  const closeOnEscape = (key: string) => {
+    if (key !== "Escape" || !open) return;
+    setOpen(false);
+    toggle.current?.focus();
+  };
   return (
-    <nav className="nav" aria-label="Main">
-      {SECTIONS.map((section) =>
-        section.ready ? (
-          <Link key={section.href} href={section.href} aria-current={pathname.startsWith(section.href) ? "page" : undefined}>
-            {section.label}
+    <nav className="nav" aria-label="Main" onKeyDown={(e) => closeOnEscape(e.key)}>
+      <button ref={toggle} type="button" className="button nav-toggle" aria-expanded={open} aria-controls="site-nav-links" onClick={() => setOpen(!open)}>
+        <span aria-hidden="true">☰</span> Menu
+      </button>
+      <div id="site-nav-links" className={open ? "nav-links nav-open" : "nav-links"}>
+        {SECTIONS.map((section) =>
+          section.ready ? (
+            <Link key={section.href} href={section.href} aria-current={pathname.startsWith(section.href) ? "page" : undefined}>
+              {section.label}
+            </Link>
+          ) : (
+            <span key={section.href} className="soon" title="Not built yet">
+              {section.label}
+              <small>soon</small>
+            </span>
+          ),
+        )}
+        {viewer?.role === "admin" ? (
+          <Link href="/audit" aria-current={pathname.startsWith("/audit") ? "page" : undefined}>
+            Audit
           </Link>
-        ) : (
-          <span key={section.href} className="soon" title="Not built yet">
-            {section.label}
-            <small>soon</small>
+        ) : null}
+        {viewer && viewer.mode !== "none" ? (
+          <span className="who" data-testid="signed-in-as">
+            {viewer.user} <small>{viewer.role}</small>
+            {viewer.mode === "oidc" ? (
+              <>
+                {" "}
+                <SignOutButton />
+              </>
+            ) : null}
           </span>
-        ),
-      )}
-      {viewer?.role === "admin" ? (
-        <Link href="/audit" aria-current={pathname.startsWith("/audit") ? "page" : undefined}>
-          Audit
-        </Link>
-      ) : null}
-      {viewer && viewer.mode !== "none" ? (
-        <span className="who" data-testid="signed-in-as">
-          {viewer.user} <small>{viewer.role}</small>
-          {viewer.mode === "oidc" ? (
-            <>
-              {" "}
-              <SignOutButton />
-            </>
-          ) : null}
-        </span>
-      ) : null}
+        ) : null}
+      </div>
     </nav>
   );
 }

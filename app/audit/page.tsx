@@ -75,16 +75,16 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
         <tbody>
           {page.entries.map((e) => (
             <tr key={e.id} data-action={e.action} data-status={e.status}>
-              <td>{e.at.replace("T", " ").slice(0, 19)}</td>
-              <td>{e.actor}</td>
-              <td>{e.role ?? "—"}</td>
-              <td>
+              <td data-label="When (UTC)">{e.at.replace("T", " ").slice(0, 19)}</td>
+              <td data-label="Who">{e.actor}</td>
+              <td data-label="Role">{e.role ?? "—"}</td>
+              <td data-label="What">
                 <code>{e.action}</code>
                 <span className="sub">
                   {e.method} {e.route}
                 </span>
               </td>
-              <td>
+              <td data-label="Object">
                 {e.objectType === "incident" && /^\d+$/.test(e.objectId ?? "") ? (
                   <Link href={`/incidents/${e.objectId}`}>incident #{e.objectId}</Link>
                 ) : e.objectType ? (
@@ -93,8 +93,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
                   "—"
                 )}
               </td>
-              <td>{e.remote ?? "—"}</td>
-              <td title={e.detail ?? undefined}>
+              <td data-label="From">{e.remote ?? "—"}</td>
+              <td data-label="Outcome" title={e.detail ?? undefined}>
                 {e.status}
                 {e.detail ? <span className="sub">{e.detail}</span> : null}
               </td>

@@ -14,7 +14,7 @@ export function DependencyDiagram({ svg, pages }: { svg: string; pages: string[]
       // Mermaid node ids cannot hold "-", so the diagram writes component ids with "_".
       const id = nodeId.replace(/_/g, "-");
       if (!pages.includes(id)) return undefined;
-      return { role: "link", label: `Blast radius of ${id}`, keys: ["Enter"], activate: () => router.push(`/blast-radius/${id}`) };
+      return { role: "link", label: (text) => `Blast radius of ${text}`, keys: ["Enter"], activate: () => router.push(`/blast-radius/${id}`) };
     });
   }, [pages, router]);
   return <div ref={box} className="diagram dependency-diagram" data-testid="dependency-diagram" dangerouslySetInnerHTML={{ __html: svg }} />;

@@ -67,9 +67,9 @@ export function SectionView({ section, catalogTitles, runbookTitles }: { section
                 <td>
                   <code>{s.name}</code>
                 </td>
-                <td>{s.helmValue ? <code>{s.helmValue}</code> : <span className="muted">none</span>}</td>
-                <td>{s.default}</td>
-                <td>{s.recommendation}</td>
+                <td data-label="Helm value">{s.helmValue ? <code>{s.helmValue}</code> : <span className="muted">none</span>}</td>
+                <td data-label="Default">{s.default}</td>
+                <td data-label="Recommendation">{s.recommendation}</td>
               </tr>
             ))}
           </tbody>
@@ -96,10 +96,12 @@ export function SectionView({ section, catalogTitles, runbookTitles }: { section
                       {cell}
                     </th>
                   ) : (
-                    <td key={j}>{cell}</td>
+                    <td key={j} data-label={section.matrix!.columns[j]}>
+                      {cell}
+                    </td>
                   ),
                 )}
-                <td>
+                <td data-label="Catalog and runbooks">
                   <RowLinks catalog={row.catalog} runbooks={row.runbooks} {...links} />
                 </td>
               </tr>
@@ -120,8 +122,8 @@ export function SectionView({ section, catalogTitles, runbookTitles }: { section
             {section.scenarios.map((row, i) => (
               <tr key={i}>
                 <th scope="row">{row.scenario}</th>
-                <td>{row.behaviour}</td>
-                <td>
+                <td data-label="What happens">{row.behaviour}</td>
+                <td data-label="Catalog and runbooks">
                   <RowLinks catalog={row.catalog} runbooks={row.runbooks} {...links} />
                 </td>
               </tr>

@@ -201,7 +201,7 @@ export function CatalogTable({ entries, components, initial }: Props) {
           )}
         </div>
       ) : (
-        <table className="data">
+        <table className="data sortable">
           <thead>
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
@@ -228,7 +228,7 @@ export function CatalogTable({ entries, components, initial }: Props) {
             {table.getRowModel().rows.map((row) => (
               <tr key={row.id} data-entry-id={row.id}>
                 {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id} className={cell.column.id === "title" ? "title" : undefined}>
+                  <td key={cell.id} className={cell.column.id === "title" ? "title" : undefined} data-label={cellLabel(cell.column)}>
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}
                   </td>
                 ))}
@@ -239,6 +239,11 @@ export function CatalogTable({ entries, components, initial }: Props) {
       )}
     </>
   );
+}
+
+/** A column's name beside each of its values on a small screen (app/small-screens.css); the title needs none. */
+function cellLabel(column: { id: string; columnDef: { header?: unknown } }): string | undefined {
+  return column.id !== "title" && typeof column.columnDef.header === "string" ? column.columnDef.header : undefined;
 }
 
 function Select({ label, value, onChange, options }: {

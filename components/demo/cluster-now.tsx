@@ -24,7 +24,7 @@ export function ClusterNow({ snapshot, intervalSeconds }: { snapshot: DemoSnapsh
                 {node.name}
                 {!node.present ? <span className="sub">node gone: orphaned report</span> : null}
               </th>
-              <td>
+              <td data-label="KMS plugins">
                 {node.reports.map((r) => (
                   <div key={r.keyID}>
                     <Badge tone={TONE[r.status as keyof typeof TONE] ?? "grey"}>
@@ -35,7 +35,7 @@ export function ClusterNow({ snapshot, intervalSeconds }: { snapshot: DemoSnapsh
                 ))}
                 {node.unparseable ? <code>{node.unparseable}</code> : null}
               </td>
-              <td>
+              <td data-label="Report age">
                 {node.ageSeconds === undefined ? (
                   "never"
                 ) : node.ageSeconds < 0 ? (

@@ -8,9 +8,9 @@ export async function DemoBanner() {
   const demo = await getDemoCluster();
   if (!demo) return null;
   return (
-    <div className="demo-banner" role="note" data-testid="demo-banner">
+    <aside className="demo-banner" aria-label="Simulated cluster" data-testid="demo-banner">
       <strong>Simulated cluster.</strong> Faultline is watching its built-in demo cluster ({demo.cluster.model.nodes.length} simulated control-plane nodes), not
       a real one. Rehearse failures on the <Link href="/demo">Demo cluster</Link> page.
-    </div>
+    </aside>
   );
 }

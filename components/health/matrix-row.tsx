@@ -29,7 +29,7 @@ export function MatrixRow({ row, cells, keyIDs, checkedAt }: { row: KmsRow; cell
       {keyIDs.map((k, i) => {
         const cell = cells[i];
         return (
-          <td key={k} data-cell={`${row.node}/${k}`}>
+          <td key={k} data-cell={`${row.node}/${k}`} data-label={`keyID ${k}`}>
             {cell ? (
               <>
                 <Badge tone={STATE_TONE[cell.status] ?? "grey"}>{cell.status}</Badge> {cell.kekID ? <code>{cell.kekID}</code> : null}

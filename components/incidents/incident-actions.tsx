@@ -22,7 +22,6 @@ export function IncidentActions({ id, status }: Props) {
   const noteKey = useRef<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["incidents"] });
 
-  const acknowledge = useMutation({ mutationFn: () => postJson(`/api/v1/incidents/${id}/acknowledge`, {}), onSuccess: refresh });
   const addNote = useMutation({
     mutationFn: () => {
       noteKey.current ??= newKey();
@@ -53,12 +52,7 @@ export function IncidentActions({ id, status }: Props) {
     <div className="incident-actions" data-testid="incident-actions">
       <ActorField />
 
-      <div className="action">
-        <button type="button" className="button button-primary" disabled={status !== "open" || acknowledge.isPending} onClick={() => acknowledge.mutate()}>
-          {acknowledge.isPending ? "Acknowledging…" : status === "open" ? "Acknowledge" : `Acknowledge (${status})`}
-        </button>
-        <ActionError error={acknowledge.error} />
-      </div>
+      <AcknowledgeButton id={id} status={status} />
 
       <form
         className="action"
@@ -108,6 +102,25 @@ export function IncidentActions({ id, status }: Props) {
         </button>
         <ActionError error={resolve.error} />
       </form>
+    </div>
+  );
+}
+
+/** Acknowledge, here and on the first screen of a phone (components/incidents/what-now.tsx); nothing without the responder role. */
+export function AcknowledgeButton({ id, status }: Props) {
+  const queryClient = useQueryClient();
+  const canAct = useCan("responder");
+  const acknowledge = useMutation({
+    mutationFn: () => postJson(`/api/v1/incidents/${id}/acknowledge`, {}),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["incidents"] }),
+  });
+  if (!canAct) return null;
+  return (
+    <div className="action">
+      <button type="button" className="button button-primary" disabled={status !== "open" || acknowledge.isPending} onClick={() => acknowledge.mutate()}>
+        {acknowledge.isPending ? "Acknowledging…" : status === "open" ? "Acknowledge" : `Acknowledge (${status})`}
+      </button>
+      <ActionError error={acknowledge.error} />
     </div>
   );
 }

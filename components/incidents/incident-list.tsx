@@ -52,11 +52,11 @@ export function IncidentList({ initial, search, now: serverNow, pollMs, empty }:
           <tbody>
             {rows.map((row) => (
               <tr key={row.id} data-testid="incident-row" data-incident={row.id} data-status={row.status} className={`incident-${row.status}`}>
-                <td>
+                <td data-label="Status">
                   <Badge tone={toneOf(STATUS_TONE, row.status)}>{row.status}</Badge>
                   {row.reopenCount ? <div className="muted small">reopened {row.reopenCount}×</div> : null}
                 </td>
-                <td>
+                <td data-label="Severity">
                   <Badge tone={toneOf(SEVERITY_TONE, row.severity)}>{row.severity}</Badge>
                 </td>
                 <td>
@@ -68,8 +68,8 @@ export function IncidentList({ initial, search, now: serverNow, pollMs, empty }:
                     {row.source === "alert" ? "alert" : "signal"} <code>{row.signal}</code> on {row.subject}
                   </div>
                 </td>
-                <td>{row.cluster}</td>
-                <td>
+                <td data-label="Cluster">{row.cluster}</td>
+                <td data-label="Opened">
                   {row.reopenedAt ? (
                     <>
                       reopened {ago(row.reopenedAt, now)}
@@ -84,8 +84,12 @@ export function IncidentList({ initial, search, now: serverNow, pollMs, empty }:
                   )}
                   {row.resolvedAt ? <div className="muted small">resolved {ago(row.resolvedAt, now)}</div> : null}
                 </td>
-                <td>{row.topSuspect ? <Link href={`/catalog/${row.topSuspect.id}`}>{row.topSuspect.title}</Link> : <span className="muted">none yet</span>}</td>
-                <td className="num">{row.members}</td>
+                <td data-label="Top suspect">
+                  {row.topSuspect ? <Link href={`/catalog/${row.topSuspect.id}`}>{row.topSuspect.title}</Link> : <span className="muted">none yet</span>}
+                </td>
+                <td className="num" data-label="Signals">
+                  {row.members}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -87,7 +87,8 @@ function LogSource({ source, now }: { source: LogSourceView; now: number }) {
             {refused ? "; the reading below is the last good one" : ""}
           </p>
           {lines.length > 0 ? (
-            <pre className="log-lines">
+            // Focusable, so a keyboard can scroll the tail it shows (axe scrollable-region-focusable).
+            <pre className="log-lines" tabIndex={0} role="group" aria-label={`Log of ${source.source}`}>
               {lines.slice(0, LINES_SHOWN).map((l, i) => (
                 <span key={i} className={l.classes.length > 0 ? "log-telling" : undefined} data-telling={l.classes.length > 0 || undefined}>
                   {l.text}

@@ -9,7 +9,7 @@ import { incidentQuery } from "@/components/queries/incidents";
 import { AlertGaps } from "./alert-gaps";
 import { AlertWords } from "./alert-words";
 import { ago } from "@/components/ui/time";
-import { IncidentActions } from "./incident-actions";
+import { AcknowledgeButton, IncidentActions } from "./incident-actions";
 import { IncidentHeader } from "./incident-header";
 import { IncidentLogs } from "./incident-logs";
 import { LiveSignals } from "./live-signals";
@@ -17,6 +17,8 @@ import { PastedEvidence } from "./pasted-evidence";
 import { RunbookSessions } from "./runbook-sessions";
 import { SuspectList } from "./suspect-list";
 import { Timeline } from "./timeline";
+import { WhatNow, type WhatNowSuspect } from "./what-now";
+import type { RecoveryStep } from "@/lib/catalog/recovery";
 import type { SignalLinks } from "@/lib/catalog/signal-links";
 import type { IncidentDetailView } from "./types";
 
@@ -25,6 +27,8 @@ interface Props {
   links: SignalLinks;
   runbooks: { id: string; title: string }[];
   runbookTitles: Record<string, string>;
+  /** Each suspect's first recovery step, by failure-mode id. */
+  recoveries: Record<string, RecoveryStep>;
   /** Whether this server watches the incident's cluster (so its health events exist). */
   monitored: boolean;
   now: number;
@@ -35,7 +39,7 @@ interface Props {
  * One incident, live: refetched when a push names it, or when its cluster's pushed health shows its signals
  * otherwise than the incident's last answer does; polled as a fallback.
  */
-export function IncidentView({ initial, links, runbooks, runbookTitles, monitored, now: serverNow, pollMs }: Props) {
+export function IncidentView({ initial, links, runbooks, runbookTitles, recoveries, monitored, now: serverNow, pollMs }: Props) {
   const id = initial.incident.id;
   const cluster = initial.incident.cluster;
   const pushed = useLive([
@@ -52,6 +56,12 @@ export function IncidentView({ initial, links, runbooks, runbookTitles, monitore
   return (
     <>
       <IncidentHeader incident={d.incident} now={now} />
+      <WhatNow
+        status={d.incident.status}
+        suspect={whatNowSuspect(d.suspects)}
+        step={d.suspects[0] ? recoveries[d.suspects[0].id] : undefined}
+        acknowledge={<AcknowledgeButton id={id} status={d.incident.status} />}
+      />
       {query.isError ? (
         <p className="callout" role="alert">
           Could not refresh ({query.error.message}); showing what was loaded {ago(new Date(query.dataUpdatedAt).toISOString(), now)}.
@@ -111,6 +121,24 @@ export function IncidentView({ initial, links, runbooks, runbookTitles, monitore
       </section>
     </>
   );
+}
+
+/** The first suspect as the first screen takes it. */
+function whatNowSuspect(suspects: IncidentDetailView["suspects"]): WhatNowSuspect | undefined {
+  const top = suspects[0];
+  if (!top) return undefined;
+  const u = top.undecided;
+  return {
+    id: top.id,
+    title: top.title,
+    confidence: top.confidence,
+    of: suspects.length,
+    undecided: u && {
+      withTitle: u.withTitle,
+      question: u.question,
+      href: u.runbook ? `/runbooks/${u.runbook.id}${u.runbook.path?.length ? `?path=${u.runbook.path.join(".")}` : ""}` : undefined,
+    },
+  };
 }
 
 /** The cluster's health is kept by pushes alone here (never polled): when it reads the incident's signals otherwise than the incident does, refetch the incident. */

@@ -13,11 +13,10 @@ interface Props {
   path: string[];
   current: string;
   inspected: string | null;
-  labels: Record<string, string>;
   onNodeClick: (id: string) => void;
 }
 
-export function Diagram({ svg, flowchart, path, current, inspected, labels, onNodeClick }: Props) {
+export function Diagram({ svg, flowchart, path, current, inspected, onNodeClick }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const [markup, setMarkup] = useState<string | null>(svg);
   const [fallback, setFallback] = useState<"idle" | "rendering" | "failed">(svg ? "idle" : "rendering");
@@ -51,13 +50,13 @@ export function Diagram({ svg, flowchart, path, current, inspected, labels, onNo
     if (!root || !markup) return;
     const cleanup = bindDiagramNodes(root, (id) => ({
       role: "button",
-      label: `Step ${id}: ${labels[id] ?? ""}`,
+      label: (text) => `Step ${id}: ${text}`,
       keys: ["Enter", " "],
       activate: () => clickRef.current(id),
     }));
     document.documentElement.dataset.runbookInteractive = String(Math.round(performance.now()));
     return cleanup;
-  }, [markup, labels]);
+  }, [markup]);
 
   // Highlight the path taken, the current step and the inspected one. This restyles the SVG and
   // may scroll it, so it waits until the new step has been painted: the step panel comes first.
@@ -94,6 +93,7 @@ export function Diagram({ svg, flowchart, path, current, inspected, labels, onNo
       ref={box}
       className="diagram"
       data-testid="diagram"
+      role="group"
       aria-label="Decision tree; select a step to read it"
       dangerouslySetInnerHTML={{ __html: markup }}
     />

@@ -103,7 +103,7 @@ export function RunbookWalker({
   return (
     <div className="runbook-layout">
       <section className="runbook-diagram" aria-label="Diagram">
-        <Diagram svg={svg} flowchart={flowchart} path={path} current={current.id} inspected={inspected} labels={labels} onNodeClick={setInspected} />
+        <Diagram svg={svg} flowchart={flowchart} path={path} current={current.id} inspected={inspected} onNodeClick={setInspected} />
         <p className="muted hint">
           Select a step in the diagram to read it. Keys: {keyHint(keys)}
           {incident ? "" : ", Back ← or Backspace"}, Esc closes a step.
@@ -118,7 +118,15 @@ export function RunbookWalker({
         ) : null}
 
         {inspectedNode ? (
-          <div className="panel step-panel" data-testid="inspected-step" role="dialog" aria-label={`Step ${inspectedNode.id}`}>
+          <div
+            key={inspectedNode.id}
+            // On a phone the diagram sits below the steps: a tapped node's step is brought into view.
+            ref={(panel) => panel?.scrollIntoView({ block: "nearest" })}
+            className="panel step-panel"
+            data-testid="inspected-step"
+            role="dialog"
+            aria-label={`Step ${inspectedNode.id}`}
+          >
             <div className="panel-head">
               <KindBadge kind={inspectedNode.kind} /> <span className="muted">Step {inspectedNode.id}</span>
               <button type="button" className="button close" onClick={() => setInspected(null)} aria-label="Close step (Escape)">

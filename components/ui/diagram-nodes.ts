@@ -1,11 +1,13 @@
 // Makes the nodes of a Mermaid-rendered SVG (ids like "<renderId>-flowchart-<NodeId>-<n>") focusable and
 // clickable. Mermaid's own click directive is never used (securityLevel "strict"). Returns a cleanup.
+// A node's accessible name holds its text as drawn, so a spoken name matches the words on screen.
 
 const NODE_ID = /-flowchart-(.+)-\d+$/;
 
 export interface NodeBinding {
   role: "button" | "link";
-  label: string;
+  /** The accessible name, from the node's text as drawn. */
+  label: (text: string) => string;
   /** Keys that activate the node, besides a click. */
   keys: string[];
   activate: () => void;
@@ -20,7 +22,7 @@ export function bindDiagramNodes(root: ParentNode, bind: (nodeId: string) => Nod
     element.dataset.node = id;
     element.setAttribute("tabindex", "0");
     element.setAttribute("role", binding.role);
-    element.setAttribute("aria-label", binding.label);
+    element.setAttribute("aria-label", binding.label(spaceLabelRows(element)));
     const click = () => binding.activate();
     const key = (event: KeyboardEvent) => {
       if (!binding.keys.includes(event.key)) return;
@@ -36,4 +38,17 @@ export function bindDiagramNodes(root: ParentNode, bind: (nodeId: string) => Nod
     });
   }
   return () => cleanups.forEach((fn) => fn());
+}
+
+/**
+ * Mermaid draws a wrapped label as one <tspan> row per line with nothing between the rows, so the node's text reads
+ * "cannotuse" where the eye sees "cannot" and "use" on two lines. A space between rows (once) makes it read as drawn;
+ * returns that text.
+ */
+function spaceLabelRows(node: SVGGElement): string {
+  for (const row of node.querySelectorAll("tspan.row")) {
+    const before = row.previousSibling;
+    if (before && !(before.nodeType === Node.TEXT_NODE && /\s$/.test(before.textContent ?? ""))) row.before(" ");
+  }
+  return (node.textContent ?? "").replace(/\s+/g, " ").trim();
 }

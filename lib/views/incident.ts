@@ -3,7 +3,9 @@ import { signalLinks } from "@/lib/catalog/signal-links";
 import { loadEnv } from "@/lib/env";
 import { IncidentId } from "@/lib/incidents/schemas";
 import { isMonitored, loadIncidentWithLive, runbookChoices } from "@/lib/incidents/history/view-data";
-import { titleMaps } from "@/lib/catalog/queries";
+import { getEntry, titleMaps } from "@/lib/catalog/queries";
+import { firstRecoveryStep, type RecoveryStep } from "@/lib/catalog/recovery";
+import { listRunbooks } from "@/lib/catalog/runbooks";
 import { toJson } from "./json";
 import { readStore } from "./store-down";
 
@@ -25,6 +27,7 @@ export async function loadIncidentPage(rawId: string) {
     links: signalLinks(signals),
     runbooks: runbookChoices(detail.suspects, signals),
     runbookTitles: titleMaps().runbookTitles,
+    recoveries: recoveriesOf(detail.suspects),
     monitored: isMonitored(detail.incident.cluster),
     renderedAt: Date.now(),
     pollMs: loadEnv().FAULTLINE_POLL_SECONDS * 1000,
@@ -35,4 +38,14 @@ export async function loadIncidentPage(rawId: string) {
 export function incidentNumber(rawId: string): number | undefined {
   const id = IncidentId.safeParse(rawId);
   return id.success ? id.data : undefined;
+}
+
+/** Each suspect's first recovery step, for the first screen: whichever one leads when the page updates has its own. */
+function recoveriesOf(suspects: { id: string }[]): Record<string, RecoveryStep> {
+  const steps: Record<string, RecoveryStep> = {};
+  for (const { id } of suspects) {
+    const entry = getEntry(id);
+    if (entry?.kind === "failure-mode") steps[id] = firstRecoveryStep(entry, listRunbooks());
+  }
+  return steps;
 }

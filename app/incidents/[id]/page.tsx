@@ -43,6 +43,7 @@ export default async function IncidentPage({ params }: { params: Params }) {
         links={data.links}
         runbooks={data.runbooks}
         runbookTitles={data.runbookTitles}
+        recoveries={data.recoveries}
         monitored={data.monitored}
         now={data.renderedAt}
         pollMs={data.pollMs}
