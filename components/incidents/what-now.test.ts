@@ -56,6 +56,13 @@ describe("WhatNow", () => {
     expect(html).not.toContain("Copy");
   });
 
+  it("sends a suspect that rose to the top after the page was drawn to its catalog entry for the recovery", () => {
+    const html = renderToStaticMarkup(
+      createElement(WhatNow, { status: "open", suspect: { id: "a", title: "A", confidence: 0.9, of: 2 }, step: undefined, acknowledge: null }),
+    );
+    expect(html).toContain('see how to recover on <a href="/catalog/a">its catalog entry</a>');
+  });
+
   it("says when nothing in the catalog fits yet, and still offers Acknowledge", () => {
     const html = render(undefined);
     expect(html).toContain("No failure mode in the catalog matches the signals yet.");

@@ -41,7 +41,7 @@ export function WhatNow({ status, suspect, step, acknowledge }: Props) {
       ) : (
         <>
           <TopSuspect suspect={suspect} />
-          <FirstStep step={step} />
+          <FirstStep step={step} entry={suspect.id} />
         </>
       )}
       {acknowledge}
@@ -80,8 +80,14 @@ function Undecided({ suspect, undecided }: { suspect: WhatNowSuspect; undecided:
   );
 }
 
-function FirstStep({ step }: { step?: RecoveryStep }) {
-  if (!step) return <p className="muted">The catalog has no recovery for it.</p>;
+/** `step` is absent for a suspect that rose to the top after the page was drawn: its entry still says how to recover. */
+function FirstStep({ step, entry }: { step?: RecoveryStep; entry: string }) {
+  if (!step)
+    return (
+      <p>
+        <span className="muted">First step:</span> see how to recover on <Link href={`/catalog/${entry}`}>its catalog entry</Link>.
+      </p>
+    );
   return (
     <div className="what-now-step" data-testid="what-now-step">
       <p>
