@@ -7,8 +7,6 @@ import type { IncidentDetailView, SuspectView } from "./types";
 
 type Steps = IncidentDetailView["live"]["steps"];
 
-const walkLink = (step: Steps[string]) => `/runbooks/${step.id}${step.path.length ? `?path=${step.path.join(".")}` : ""}`;
-
 /**
  * The first answer's outage as each part of the stack sees it (catalog/root-causes.yaml): what to fix, then the
  * other views with their share of the evidence and the runbook step that says what that part does meanwhile.
@@ -21,8 +19,10 @@ function Facets({ top, steps }: { top: SuspectView; steps: Steps }) {
         <strong>One outage, {top.facets.length + 1} views</strong> ({top.rootCause.title}). Fix {top.title}
         {steps[top.id] ? (
           <>
-            {" "}
-            (<Link href={walkLink(steps[top.id])}>{steps[top.id].title}</Link>)
+            {": "}
+            <Link href={steps[top.id].href} title={steps[top.id].where}>
+              {steps[top.id].title}
+            </Link>
           </>
         ) : null}
         ; meanwhile:
@@ -34,7 +34,7 @@ function Facets({ top, steps }: { top: SuspectView; steps: Steps }) {
             {steps[f.id] ? (
               <>
                 {" "}
-                · runbook: <Link href={walkLink(steps[f.id])}>{steps[f.id].title}</Link>
+                · what to do: <Link href={steps[f.id].href}>{steps[f.id].title}</Link> <span className="muted">({steps[f.id].where})</span>
               </>
             ) : null}
             <div className="muted">{f.reason}</div>

@@ -93,20 +93,6 @@ function pathTo(runbook: Runbook, target: string): string[] {
   return path;
 }
 
-/** The shallowest runbook step naming a failure mode, as a walk's link takes it; undefined when no runbook draws it. */
-export function stepNaming(runbooks: readonly Runbook[], id: string): { id: string; title: string; path: string[] } | undefined {
-  let best: { depth: number; id: string; title: string; path: string[] } | undefined;
-  for (const runbook of runbooks) {
-    const depth = depths(runbook);
-    for (const node of runbook.nodes) {
-      if (!node.catalog.includes(id)) continue;
-      const d = depth.get(node.id) ?? 99;
-      if (!best || d < best.depth) best = { depth: d, id: runbook.id, title: runbook.title, path: pathTo(runbook, node.id) };
-    }
-  }
-  return best && { id: best.id, title: best.title, path: best.path };
-}
-
 /** Nodes reachable from `start`, the start included. */
 export function reachable(byId: Map<string, Runbook["nodes"][number]>, start: string): Set<string> {
   const seen = new Set<string>();

@@ -1,6 +1,7 @@
 import type { Signal } from "@/lib/signals/signal-model";
 import { getRunbook, listRunbooks } from "@/lib/catalog/runbooks";
-import { stepNaming } from "@/lib/diagnosis/confidence";
+import { firstRecoveryStep } from "@/lib/catalog/recovery";
+import { getCatalog } from "@/lib/catalog/queries";
 import { nodeMap } from "@/lib/runbooks/walk";
 import type { IncidentDetail } from "./queries";
 import { suggestAnswer, type Suggestion } from "../suspects/suggest";
@@ -23,11 +24,13 @@ export function describeLive(detail: IncidentDetail, signals: Signal[]) {
   const asked = top?.undecided?.runbook;
   const askedNode = asked && getRunbook(asked.id) && nodeMap(getRunbook(asked.id)!).get(asked.node);
   const question = askedNode ? (suggestAnswer(askedNode, signals) ?? null) : null;
-  // Where each of the first answer's failure modes is drawn in a runbook: its root's and its facets' next steps.
-  const steps: Record<string, { id: string; title: string; path: string[] }> = {};
+  // What to do about each of the first answer's failure modes: its root's fix and each facet's own step.
+  const steps: Record<string, { title: string; href: string; where: string }> = {};
   for (const id of top ? [top.id, ...(top.facets ?? []).map((f) => f.id)] : []) {
-    const step = stepNaming(listRunbooks(), id);
-    if (step) steps[id] = step;
+    const entry = getCatalog().entries.find((e) => e.id === id && e.kind === "failure-mode");
+    if (!entry || entry.kind !== "failure-mode") continue;
+    const { title, href, where } = firstRecoveryStep(entry, listRunbooks());
+    steps[id] = { title, href, where };
   }
   return { signals: current, suggestions, question, steps };
 }
