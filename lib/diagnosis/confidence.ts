@@ -1,6 +1,6 @@
 import type { FailureMode } from "@/lib/catalog/schema";
 import type { Runbook } from "@/lib/runbooks/schema";
-import { depths } from "@/lib/runbooks/walk";
+import { depths, pathTo } from "@/lib/runbooks/walk";
 
 // How sure the ranking is, and what to ask when it is not. A suspect's confidence is its share of the evidence
 // (a softmax of the scores; the temperature is set so that stated confidence matches how often the first suspect
@@ -72,27 +72,6 @@ export function decide(
   return { with: second.id, withTitle: second.title, question: question || `check which of the two the evidence on the cluster shows`, options };
 }
 
-/** The node ids from the root to `target` (breadth first), as a runbook walk's ?path= takes them. */
-function pathTo(runbook: Runbook, target: string): string[] {
-  const byId = new Map(runbook.nodes.map((n) => [n.id, n]));
-  const parent = new Map<string, string>();
-  const queue = [runbook.root];
-  const seen = new Set(queue);
-  while (queue.length > 0) {
-    const id = queue.shift()!;
-    if (id === target) break;
-    for (const next of byId.get(id)?.next ?? []) {
-      if (seen.has(next.to)) continue;
-      seen.add(next.to);
-      parent.set(next.to, id);
-      queue.push(next.to);
-    }
-  }
-  const path = [target];
-  while (parent.has(path[0])) path.unshift(parent.get(path[0])!);
-  return path;
-}
-
 /** Nodes reachable from `start`, the start included. */
 export function reachable(byId: Map<string, Runbook["nodes"][number]>, start: string): Set<string> {
   const seen = new Set<string>();
@@ -136,7 +115,7 @@ export function separatingQuestion(
         best = {
           depth: d,
           question: node.label,
-          runbook: { id: runbook.id, title: runbook.title, node: node.id, path: pathTo(runbook, node.id) },
+          runbook: { id: runbook.id, title: runbook.title, node: node.id, path: pathTo(runbook, node.id) ?? [node.id] },
           options: node.next.map((n, i) => ({
             label: n.label ?? "",
             to: n.to,
