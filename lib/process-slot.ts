@@ -29,3 +29,17 @@ export function processSlot<T>(name: string): ProcessSlot<T> {
     },
   };
 }
+
+const shutdownHooks = processSlot<(() => Promise<void>)[]>("shutdown-hooks");
+
+/** Work to do before the process exits on SIGTERM (scripts/start.ts runs it before closing the server). */
+export function onShutdown(hook: () => Promise<void>): void {
+  const hooks = shutdownHooks.getOrCreate(() => []);
+  if (!hooks.includes(hook)) hooks.push(hook);
+}
+
+/** Runs every shutdown hook, each bounded by `timeoutMs`; a failing one does not stop the others. */
+export async function runShutdownHooks(timeoutMs: number): Promise<void> {
+  const hooks = shutdownHooks.get() ?? [];
+  await Promise.all(hooks.map((hook) => Promise.race([hook().catch(() => undefined), new Promise((r) => setTimeout(r, timeoutMs).unref())])));
+}

@@ -7,6 +7,7 @@ import { buildIsCurrent, hashSources, HASH_FILE } from "../lib/build-state";
 import { CatalogError, loadCatalog } from "../lib/catalog/load";
 import { formatIssue } from "../lib/content/yaml-source";
 import { childEnv } from "../lib/child-env";
+import { runShutdownHooks } from "../lib/process-slot";
 import { prepareDatabase, stopDatabase } from "../lib/db/lifecycle";
 import { EnvError, loadEnv, prepareNextEnv, type Env } from "../lib/env";
 
@@ -97,8 +98,9 @@ async function main(): Promise<void> {
     console.log(`[faultline] ${signal}: stopping`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    void running
-      .close()
+    // The leases first: the other replicas take over at once, not after a lease runs out (docs/replicas.md).
+    void runShutdownHooks(3_000)
+      .then(() => running.close())
       .then(stopDatabase)
       .finally(() => process.exit(0));
   };

@@ -13,6 +13,7 @@ import { KmsMatrixTable } from "./kms-matrix-table";
 import { STATE_TONE } from "./matrix-row";
 import { KmsMetricsPanel } from "./kms-metrics-panel";
 import { RefusedUnits } from "./refused-units";
+import { ReplicaNote } from "./replica-note";
 import { describeThrottled, ThrottledSources } from "./throttled-sources";
 
 /** One cluster's summary view (lib/signals/health-view.ts): every count, the rows and checks that need attention; the rest on demand. */
@@ -49,6 +50,7 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: LiveHea
           </ul>
         ) : null}
       </div>
+      {h.replica ? <ReplicaNote checkedAt={h.checkedAt} replica={h.replica} /> : null}
       <ComponentCards signals={h.signals} tally={h.signalTally} />
       <RefusedUnits health={h} />
       {query.isError ? (

@@ -3,7 +3,7 @@ import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import { getMetrics, renderMetrics } from "@/lib/metrics";
 import { processSlot } from "@/lib/process-slot";
 import { onHealth } from "@/lib/live/bus";
-import { getClusterHealth, listClusterHealth } from "@/lib/live/registry";
+import { getClusterHealth, listClusterHealth, listMonitoredNames } from "@/lib/live/registry";
 import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import { countOpenIncidents, INCIDENT_SEVERITIES, loadStoredSince } from "./stored";
 import { boundSignals, labelValue, SIGNAL_STATES, sourceSeries } from "./signal-series";
@@ -15,6 +15,9 @@ import { SinceTracker } from "./since";
 interface Exporter {
   since: SinceTracker;
   rounds: Histogram<"cluster">;
+  leadership: Counter<"cluster" | "to">;
+  /** Per cluster: whether this process leads it, and the lease term it last saw. */
+  roles: Map<string, { leading: boolean; term?: number }>;
 }
 
 const exporter = processSlot<Exporter>("exporter");
@@ -152,7 +155,46 @@ function createExporter(registry: Registry): Exporter {
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers,
   });
-  return { since, rounds };
+  const roles = new Map<string, { leading: boolean; term?: number }>();
+  const leadership = new Counter({
+    name: "faultline_monitor_leadership_changes_total",
+    help: "Times this process started (to=leader) or stopped (to=follower) reading a cluster itself (docs/replicas.md).",
+    labelNames: ["cluster", "to"] as const,
+    registers,
+  });
+  new Gauge({
+    name: "faultline_monitor_leader",
+    help: "1 when this process holds the cluster's monitor lease and reads the cluster itself, 0 when it serves the leader's reading.",
+    labelNames: ["cluster"] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const name of listMonitoredNames()) {
+        const role = roles.get(name);
+        if (role) this.set({ cluster: labelValue(name) }, role.leading ? 1 : 0);
+      }
+    },
+  });
+  new Gauge({
+    name: "faultline_monitor_lease_term",
+    help: "The cluster's monitor lease term as this process last saw it; it goes up by one at every takeover.",
+    labelNames: ["cluster"] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const [name, role] of roles) if (role.term !== undefined) this.set({ cluster: labelValue(name) }, role.term);
+    },
+  });
+  return { since, rounds, leadership, roles };
+}
+
+/** The monitor calls this after each lease check: whether this process leads the cluster, and the live term. */
+export function observeLeadership(cluster: string, leading: boolean, term: number | undefined): void {
+  const { roles, leadership } = ensureExporter();
+  const before = roles.get(cluster);
+  if (before && before.leading !== leading) leadership.inc({ cluster: labelValue(cluster), to: leading ? "leader" : "follower" });
+  else if (!before && leading) leadership.inc({ cluster: labelValue(cluster), to: "leader" });
+  roles.set(cluster, { leading, term });
 }
 
 function exportedSignals(health: ClusterHealth) {

@@ -51,11 +51,18 @@ export const onHealthView = (listener: (push: HealthPush) => void) => on("health
 /** Whether any page listens to whole-health pushes: without one, the registry need not diff the whole health. */
 export const listensToWholeHealth = (): boolean => bus().emitter.listenerCount("health") > 0;
 
-/** Tells open incident pages that incidents changed; call it once the write has committed. */
-export function announceIncidents(ids: number[]): void {
+/**
+ * Tells open incident pages that incidents changed; call it once the write has committed. A change this process
+ * made is also handed to the other replicas (lib/monitor/replica-link.ts); one they made arrives `fromReplica`.
+ */
+export function announceIncidents(ids: number[], opts: { fromReplica?: boolean } = {}): void {
   const b = bus();
   b.incidentsVersion += 1;
   b.emitter.emit("incidents", { version: b.incidentsVersion, ids } satisfies IncidentsPush);
+  if (!opts.fromReplica) b.emitter.emit("incidents-here", ids);
 }
 
 export const onIncidents = (listener: (push: IncidentsPush) => void) => on("incidents", listener);
+
+/** Incident changes this process made (not those relayed from another replica). */
+export const onIncidentsHere = (listener: (ids: number[]) => void) => on("incidents-here", listener);

@@ -10,7 +10,8 @@ import { diffHealth, type HealthPush } from "./health-push";
 // it from memory (any number of open tabs costs the cluster nothing). A new health that a viewer would notice
 // gets the next version and goes out on the bus as a push of what changed since the last one.
 
-export type MonitorRole = "leader" | "follower" | "alone";
+/** starting: the process has not yet learnt whether it leads (readiness waits for it); alone: no database, no lease. */
+export type MonitorRole = "starting" | "leader" | "follower" | "alone";
 
 interface Entry {
   role: MonitorRole;
@@ -55,6 +56,8 @@ export function healthDigest(health: ClusterHealth): string {
     signals: health.signals.map((s) => [s.id, s.subject, s.state]),
     sources: health.sources.map((s) => [s.name, s.up]),
     disagreement: health.disagreement,
+    // A follower's page shows how old the leader's reading is: each new read time of the leader is a push there.
+    replica: health.replica ? { ...health.replica, readAt: health.checkedAt } : undefined,
   };
   return createHash("sha1").update(JSON.stringify(visible)).digest("hex");
 }
@@ -116,6 +119,17 @@ export function listClusterHealth(): ClusterHealth[] {
 /** Whether this process reads the cluster itself ("leader" or "alone") or serves another's results. */
 export function getMonitorRole(name: string): MonitorRole | undefined {
   return entries().get(name)?.role;
+}
+
+/** Whether every monitored cluster's role is known: a replica is not ready while it could still be either. */
+export function rolesKnown(): { known: boolean; starting: string[] } {
+  const starting = [...entries()].filter(([, e]) => e.role === "starting").map(([name]) => name);
+  return { known: starting.length === 0, starting };
+}
+
+/** The digest of the latest health published for a cluster (what a viewer would notice of it). */
+export function getHealthDigest(name: string): string | undefined {
+  return entries().get(name)?.digest;
 }
 
 export function listMonitoredNames(): string[] {

@@ -4,6 +4,9 @@ import { PrismaClient } from "@/lib/db/generated/client";
 import { migrate } from "@/lib/db/migrate";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import type { DemoServer } from "@/lib/demo/cluster/server";
+import { healthDigest } from "@/lib/live/registry";
+import { createClusterLease } from "./lease";
+import { shareHealth } from "./replica-link";
 import { createTestDatabase } from "@/test/database";
 import { pollUntil as pollUntilOn, startDemoMonitor, type DemoMonitor } from "@/test/demo-monitor";
 import { followOnce, pollOnce, type Monitored } from "./monitor";
@@ -76,6 +79,17 @@ describe("monitor", () => {
       const statuses = (h: typeof led) => h.matrix?.cells.map((c) => `${c.node}:${c.status}`);
       expect(statuses(follower.health!)).toEqual(statuses(led));
       expect(follower.health!.summary.state).toBe("degraded");
+      // Before any leader shared its health (an older version leads): as read at the sources' last success, never the follower's clock.
+      expect(follower.health!.replica).toEqual({ role: "follower" });
+      expect(Date.parse(follower.health!.checkedAt)).toBeLessThanOrEqual(Date.parse(led.checkedAt));
+      // A leader that shares its health: the follower serves it whole, as read by the leader.
+      const lease = createClusterLease(database.url, entry.target.cluster.name, { holder: "leader-of-test" });
+      await lease.check();
+      await shareHealth(prisma, "leader-of-test", lease.fence()!, led, healthDigest(led));
+      await followOnce(follower, prisma);
+      expect(follower.health!.checkedAt).toBe(led.checkedAt);
+      expect(follower.health!.summary).toEqual(led.summary);
+      expect(statuses(follower.health!)).toEqual(statuses(led));
     } finally {
       await prisma.$disconnect();
       await database.drop();

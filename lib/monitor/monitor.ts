@@ -1,28 +1,32 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
 import { loadEnv } from "@/lib/env";
-import { processSlot } from "@/lib/process-slot";
+import { onShutdown, processSlot } from "@/lib/process-slot";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { composeClusterHealth, type ClusterHealth } from "@/lib/signals/cluster-health";
 import { connect, type KubeAccess } from "@/lib/sources/kube/client";
 import { judgeRound } from "@/lib/incidents/rounds/judge";
-import { publishHealth, registerCluster, setMonitorRole } from "@/lib/live/registry";
+import { getHealthDigest, getMonitorRole, publishHealth, registerCluster, setMonitorRole } from "@/lib/live/registry";
+import { announceIncidents } from "@/lib/live/bus";
+import { isStaleTerm, type Fence } from "@/lib/store/fence";
 import { commitRound, loadPersisted, newMemo, type CommittedRound, type PersistMemo } from "@/lib/store/persist";
 import type { Refusal } from "@/lib/text/refusal";
 import type { Sources } from "@/lib/sources/sources";
 import { collect, type CollectTarget } from "@/lib/sources/probes/collect";
 import { intake, newIntakeMemo, type IntakeMemo } from "@/lib/sources/intake";
 import { readSources } from "@/lib/sources/readings";
-import { createClusterLock } from "./leader";
+import { createClusterLease, HOLDER, RENEW_MS, SILENT_AFTER_MS, type ClusterLease, type LeaseView } from "./lease";
+import { ensureReplicaLink, forgetShared, readLeaderHealth, shareHealth, startReplicaLink, stopReplicaLink } from "./replica-link";
 import { startWatches, stopWatches, watchesSettled, type Watches } from "@/lib/sources/kube/watched";
-import { ensureExporter, observeMonitorRound } from "@/lib/exporter/collectors";
+import { ensureExporter, observeLeadership, observeMonitorRound } from "@/lib/exporter/collectors";
 import { readIncidentLogs, readLogsWhenOpened, type LogsRead } from "./incident-logs";
 
-// Loop, lock, compose, commit: one loop per cluster inside each server process. The process holding the
-// cluster's advisory lock (leader.ts) watches the cluster's objects and probes its endpoints every round,
-// composes the health, publishes it (lib/live: the registry pages read, pushes to open pages), commits what
-// changed to the store (lib/store), and hands each round's commit to the incident rules (lib/incidents).
-// The others serve what it stored. A watched change is composed, published and committed at once.
+// Loop, lease, compose, commit: one loop per cluster inside each server process. The process holding the
+// cluster's lease (lease.ts) watches the cluster's objects and probes its endpoints every round, composes the
+// health, publishes it (lib/live: the registry pages read, pushes to open pages) and shares it with the other
+// replicas (replica-link.ts), commits what changed to the store (lib/store), and hands each round's commit to the
+// incident rules (lib/incidents), every write fenced by its lease term. The others serve the health it shared,
+// as read by it. A watched change is composed, published and committed at once. docs/replicas.md.
 
 export interface Monitored {
   target: CollectTarget;
@@ -43,6 +47,24 @@ export interface Monitored {
   intake?: IntakeMemo;
   /** Signals the incident rules could not judge in the latest round, each alone (the others were). */
   judgeRefused?: Refusal[];
+  /** The cluster's lease (none without a database: the process reads the cluster alone). */
+  lease?: ClusterLease;
+  leaseTimer?: NodeJS.Timeout;
+  /** What the latest lease check said. */
+  leaseView?: LeaseView;
+  checkingLease?: boolean;
+  /** This process reads the cluster under its lease (set once the takeover loaded the stored state). */
+  leading?: boolean;
+  /** Runs a round now (a takeover does not wait for the next interval). */
+  tick?: () => Promise<void>;
+  /** Following: the leader's latest stored health and its digest; the "leader silent since" shown with it. */
+  leaderHealth?: ClusterHealth;
+  leaderDigest?: string;
+  shownSilentSince?: string;
+  following?: boolean;
+  followAgain?: boolean;
+  /** Why the health could not be shared at the last try, logged once per reason. */
+  shareError?: string;
 }
 
 /** Who reads an incident's logs when it opens, as the timeline names it. */
@@ -102,13 +124,39 @@ function cleanIntake<T extends Partial<Sources>>(entry: Monitored, sources: T): 
   return intake(sources, (entry.intake ??= newIntakeMemo()), (line) => console.warn(`[faultline] monitor ${entry.target.cluster.name}: ${line}`));
 }
 
-/** Health from the entry's sources as they are, published to pages (pushed when it changed). */
+/** Health from the entry's sources as they are, published to pages (pushed when it changed) and, leading, to the followers. */
 function publish(entry: Monitored, at: Date): ClusterHealth {
+  entry.health = compose(entry, at);
+  if (monitors().get(entry.target.cluster.name) !== entry) return entry.health;
+  publishHealth(entry.health);
+  if (entry.leading) share(entry, entry.health);
+  return entry.health;
+}
+
+/** The leader's health for the followers; a write refused for a stale term means another process leads now. */
+function share(entry: Monitored, health: ClusterHealth): void {
+  const name = entry.target.cluster.name;
+  const db = database();
+  const fence = entry.lease?.fence();
+  const digest = getHealthDigest(name);
+  if (!db || !fence || !digest) return;
+  shareHealth(db, HOLDER, fence, health, digest).then(
+    () => (entry.shareError = undefined),
+    (error: unknown) => {
+      if (isStaleTerm(error)) return stepDown(entry, "a newer term stores the health");
+      const reason = lastLine((error as Error).message);
+      if (entry.shareError !== reason) console.error(`[faultline] monitor ${name}: could not share the health with the other replicas: ${reason}`);
+      entry.shareError = reason;
+    },
+  );
+}
+
+function compose(entry: Monitored, at: Date): ClusterHealth {
   const refused = [
     ...[...entry.memo.refused.values()].map((r) => ({ ...r, stage: "store" as const })),
     ...(entry.judgeRefused ?? []).map((r) => ({ ...r, stage: "judge" as const })),
   ];
-  entry.health = composeClusterHealth({
+  return composeClusterHealth({
     name: entry.target.cluster.name,
     simulated: entry.simulated,
     intervalSeconds: entry.target.cluster.intervalSeconds,
@@ -118,8 +166,6 @@ function publish(entry: Monitored, at: Date): ClusterHealth {
     cleaned: entry.intake?.notes,
     refused,
   });
-  if (monitors().get(entry.target.cluster.name) === entry) publishHealth(entry.health);
-  return entry.health;
 }
 
 function scheduleCompose(entry: Monitored): void {
@@ -128,7 +174,8 @@ function scheduleCompose(entry: Monitored): void {
     entry.composeTimer = undefined;
     if (!entry.watches) return;
     publish(entry, new Date());
-    void commit(entry, false);
+    const fence = entry.lease?.fence();
+    if (!entry.lease || fence) void commit(entry, false, fence);
   }, COMPOSE_DEBOUNCE_MS);
   entry.composeTimer.unref();
 }
@@ -143,49 +190,188 @@ function stopReading(entry: Monitored): void {
 
 export function startMonitor(target: CollectTarget, opts: { simulated: boolean; pollSeconds: number }): Monitored {
   const map = monitors();
-  const previous = map.get(target.cluster.name);
-  if (previous?.timer) clearInterval(previous.timer);
-  if (previous) stopReading(previous);
+  const name = target.cluster.name;
+  const previous = map.get(name);
+  if (previous) stopMonitorEntry(previous);
   const entry: Monitored = { target, simulated: opts.simulated, sources: {}, memo: newMemo() };
   ensureExporter(); // /metrics tells since when a signal is in its state from the first health on (docs/metrics.md)
-  // The registry holds the role ("leader" reads the cluster, "follower" serves what another process stored).
-  registerCluster(target.cluster.name, "alone");
+  // The registry holds the role: "starting" until the lease says whether this process reads the cluster
+  // ("leader") or serves what the leader stored ("follower"); "alone" without a database.
+  registerCluster(name, "starting");
   const url = loadEnv().DATABASE_URL;
-  const lock = url
-    ? createClusterLock(url, target.cluster.name, (error) =>
-        console.error(`[faultline] monitor ${target.cluster.name}: lost the monitor lock (${error.message}); retrying`),
-      )
-    : undefined;
-  map.set(target.cluster.name, entry);
+  entry.lease = url ? createClusterLease(url, name) : undefined;
+  if (url) linkReplicas(url);
+  onShutdown(stopMonitors);
+  map.set(name, entry);
   let running = false;
   const tick = async () => {
     if (running) return; // a slow cluster never stacks up overlapping rounds
     running = true;
     try {
-      const leading = lock ? await lock.tryAcquire().catch(() => false) : true;
-      const db = lock ? database() : undefined;
-      setMonitorRole(target.cluster.name, !leading && db ? "follower" : lock ? "leader" : "alone");
-      if (!leading && db) {
-        stopReading(entry);
-        await followOnce(entry, db);
+      const db = database();
+      if (!entry.lease || !db) {
+        setMonitorRole(name, "alone");
+        await leadRound(entry, undefined);
       } else {
-        const started = performance.now();
-        await pollOnce(entry);
-        observeMonitorRound(target.cluster.name, (performance.now() - started) / 1000);
-        void commitAndJudge(entry);
+        const fence = entry.leading ? entry.lease.fence() : undefined;
+        if (fence) await leadRound(entry, fence);
+        else if (getMonitorRole(name) !== "starting") {
+          if (entry.leading) stepDown(entry, "its lease could not be renewed in time");
+          await followOnce(entry, db);
+        }
       }
     } catch (error) {
-      console.error(`[faultline] monitor ${target.cluster.name}: ${(error as Error).message}`);
+      console.error(`[faultline] monitor ${name}: ${(error as Error).message}`);
     } finally {
       running = false;
     }
   };
+  entry.tick = tick;
   // What was known before a restart comes back first, so a cluster that is down still shows its last state.
   const restored = restore(entry).catch(() => undefined);
-  void restored.then(tick);
+  void restored.then(async () => {
+    if (entry.lease) await checkLease(entry);
+    await tick();
+  });
   entry.timer = setInterval(tick, opts.pollSeconds * 1000);
   entry.timer.unref();
+  if (entry.lease) {
+    entry.leaseTimer = setInterval(() => void checkLease(entry), RENEW_MS);
+    entry.leaseTimer.unref();
+  }
   return entry;
+}
+
+/** One round of a process that reads the cluster itself: probe, compose, publish, commit and judge under `fence`. */
+async function leadRound(entry: Monitored, fence: Fence | undefined): Promise<void> {
+  const started = performance.now();
+  await pollOnce(entry);
+  observeMonitorRound(entry.target.cluster.name, (performance.now() - started) / 1000);
+  void commitAndJudge(entry, fence);
+}
+
+/**
+ * Renews the lease or tries to take it (every RENEW_MS, beside the rounds, so a slow round never lets it lapse).
+ * A takeover starts from what the old leader stored; losing it stops reading at once.
+ */
+async function checkLease(entry: Monitored): Promise<void> {
+  const lease = entry.lease;
+  if (!lease || entry.checkingLease || monitors().get(lease.cluster) !== entry) return;
+  entry.checkingLease = true;
+  const name = lease.cluster;
+  try {
+    const view = await lease.check();
+    entry.leaseView = view;
+    observeLeadership(name, view.leading, view.term);
+    if (view.leading && !entry.leading) {
+      await takeOver(entry, view.term!);
+      void entry.tick?.();
+    } else if (!view.leading) {
+      if (entry.leading) stepDown(entry, `${shortHolder(view.holder)} holds the lease (term ${view.term})`);
+      setMonitorRole(name, "follower");
+      // The page says "leader silent since" as soon as the leader misses renewals, before its lease runs out.
+      const silentSince = silentSinceOf(view);
+      if (silentSince !== entry.shownSilentSince) void followNow(entry);
+    }
+  } catch (error) {
+    if (entry.leading && !lease.fence()) stepDown(entry, `its lease could not be renewed: ${lastLine((error as Error).message)}`);
+    // A replica that cannot reach the database cannot know who leads: it says what it last knew, as a follower.
+    if (getMonitorRole(name) === "starting") setMonitorRole(name, "follower");
+  } finally {
+    entry.checkingLease = false;
+  }
+}
+
+/** This process now leads: from the stored signal states and snapshots, so the takeover neither repeats nor loses a transition. */
+async function takeOver(entry: Monitored, term: number): Promise<void> {
+  const name = entry.target.cluster.name;
+  const db = database();
+  // Until the stored state is loaded this process must not act: a round would compare against what it knew before.
+  if (db) {
+    const { sources, memo } = await loadPersisted(db, name);
+    entry.sources = { ...sources };
+    entry.memo = memo;
+  }
+  entry.intake = undefined;
+  entry.leaderHealth = undefined;
+  entry.leaderDigest = undefined;
+  entry.shownSilentSince = undefined;
+  forgetShared(name);
+  entry.leading = true;
+  setMonitorRole(name, "leader");
+  console.log(`[faultline] monitor ${name}: leading (lease term ${term}, holder ${entry.lease?.holder})`);
+}
+
+/** This process no longer leads: stop reading the cluster at once; the next round follows the new leader. */
+function stepDown(entry: Monitored, why: string): void {
+  const name = entry.target.cluster.name;
+  if (entry.leading) console.warn(`[faultline] monitor ${name}: no longer leading: ${why}`);
+  entry.leading = false;
+  entry.lease?.lost();
+  stopReading(entry);
+  forgetShared(name);
+  setMonitorRole(name, "follower");
+  observeLeadership(name, false, entry.leaseView?.term);
+}
+
+function stopMonitorEntry(entry: Monitored): void {
+  if (entry.timer) clearInterval(entry.timer);
+  if (entry.leaseTimer) clearInterval(entry.leaseTimer);
+  stopReading(entry);
+}
+
+/** Hands every lease back (shutdown), so the other replicas take over at once instead of after the lease runs out. */
+export async function stopMonitors(): Promise<void> {
+  const all = [...monitors().values()];
+  for (const entry of all) stopMonitorEntry(entry);
+  await Promise.all(all.map((e) => e.lease?.release()));
+  await stopReplicaLink();
+}
+
+const shortHolder = (holder: string | undefined) => holder ?? "another replica";
+
+function silentSinceOf(view: LeaseView | undefined): string | undefined {
+  return view && !view.leading && view.renewedAt && (view.silentForMs ?? 0) >= SILENT_AFTER_MS ? view.renewedAt.toISOString() : undefined;
+}
+
+/** The process's link to the other replicas, started with its first monitor. */
+function linkReplicas(url: string): void {
+  const db = database();
+  if (!db) return;
+  ensureReplicaLink(() =>
+    startReplicaLink(url, HOLDER, db, {
+      health: (cluster) => {
+        const entry = monitors().get(cluster);
+        if (entry && !entry.leading) void followNow(entry);
+      },
+      incidents: (ids) => announceIncidents(ids, { fromReplica: true }),
+      caughtUp: () => {
+        for (const entry of monitors().values()) if (!entry.leading) void followNow(entry);
+        announceIncidents([], { fromReplica: true });
+      },
+    }),
+  );
+}
+
+/** Follows the leader now (a notification, a silent leader), one read at a time per cluster. */
+async function followNow(entry: Monitored): Promise<void> {
+  const db = database();
+  if (!db || entry.leading || getMonitorRole(entry.target.cluster.name) === "starting") return;
+  if (entry.following) {
+    entry.followAgain = true;
+    return;
+  }
+  entry.following = true;
+  try {
+    do {
+      entry.followAgain = false;
+      await followOnce(entry, db);
+    } while (entry.followAgain && !entry.leading);
+  } catch (error) {
+    console.error(`[faultline] monitor ${entry.target.cluster.name}: could not read the leader's health: ${lastLine((error as Error).message)}`);
+  } finally {
+    entry.following = false;
+  }
 }
 
 function database(): PrismaClient | undefined {
@@ -196,10 +382,30 @@ function database(): PrismaClient | undefined {
   }
 }
 
-/** Another process holds the cluster: compose health from what it stored, without touching the cluster. */
+/**
+ * Another process leads the cluster: serve the health it stored (live_health), with its read time and whether it
+ * has gone silent, without touching the cluster. Before any leader stored one (an older version leads during an
+ * upgrade), compose from the source snapshots it stored, as read at their newest success.
+ */
 export async function followOnce(entry: Monitored, db: PrismaClient): Promise<void> {
-  entry.sources = (await loadPersisted(db, entry.target.cluster.name)).sources;
-  publish(entry, new Date());
+  const name = entry.target.cluster.name;
+  const stored = await readLeaderHealth(db, name, entry.leaderDigest);
+  if (entry.leading) return; // took over meanwhile: its own rounds publish now
+  const silentSince = silentSinceOf(entry.leaseView);
+  entry.shownSilentSince = silentSince;
+  const replica = { role: "follower" as const, ...(silentSince ? { leaderSilentSince: silentSince } : {}) };
+  if (stored?.health) {
+    entry.leaderHealth = stored.health;
+    entry.leaderDigest = stored.digest;
+  }
+  if (stored && entry.leaderHealth) {
+    entry.health = { ...entry.leaderHealth, checkedAt: stored.readAt.toISOString(), replica };
+  } else {
+    entry.sources = (await loadPersisted(db, name)).sources;
+    const readAt = Math.max(0, ...Object.values(entry.sources).map((s) => Date.parse(s?.lastSuccess ?? "") || 0));
+    entry.health = { ...compose(entry, new Date(readAt)), replica };
+  }
+  if (monitors().get(name) === entry) publishHealth(entry.health);
 }
 
 async function restore(entry: Monitored): Promise<void> {
@@ -214,7 +420,7 @@ async function restore(entry: Monitored): Promise<void> {
  * Commits the entry's latest health to the store without holding up the next poll; a commit that fails is
  * retried with the next. A round waits for a commit in flight and then writes its own; a watched change skips.
  */
-async function commit(entry: Monitored, round: boolean): Promise<CommittedRound | undefined> {
+async function commit(entry: Monitored, round: boolean, fence: Fence | undefined): Promise<CommittedRound | undefined> {
   const db = database();
   if (!db || !entry.health) return undefined;
   if (entry.committing && !round) return undefined;
@@ -222,7 +428,12 @@ async function commit(entry: Monitored, round: boolean): Promise<CommittedRound 
   const work = (async () => {
     await previous;
     const health = entry.health!;
-    return commitRound(db, health, entry.sources, entry.memo, new Date()).catch((error: unknown) => {
+    if (entry.lease && !fence) return undefined; // lost the lease meanwhile: the new leader writes from what is stored
+    return commitRound(db, health, entry.sources, entry.memo, new Date(), fence).catch((error: unknown) => {
+      if (isStaleTerm(error)) {
+        stepDown(entry, "a newer term wrote the store");
+        return undefined;
+      }
       console.error(`[faultline] monitor ${entry.target.cluster.name}: could not store health: ${lastLine((error as Error).message)}`);
       return undefined;
     });
@@ -250,19 +461,21 @@ function lastLine(message: string): string {
  * same observation twice). Runs per poll, not per watch event, so "N consecutive observations" means rounds;
  * a round whose judging would overlap the previous one's is simply not judged (the next is).
  */
-async function commitAndJudge(entry: Monitored): Promise<void> {
+async function commitAndJudge(entry: Monitored, fence: Fence | undefined): Promise<void> {
   const db = database();
   if (!db || !entry.health) return;
-  if (entry.judging) return void commit(entry, false);
+  if (entry.judging) return void commit(entry, false, fence);
   entry.judging = true;
   const name = entry.target.cluster.name;
   try {
-    const committed = await commit(entry, true);
+    const committed = await commit(entry, true, fence);
+    if (entry.lease && !entry.leading) return; // the store refused this term: nothing of the round is judged
     // A round the store could not write is judged all the same, as composed (the rules' memory is their own transaction).
-    const round = committed ?? { cluster: name, at: new Date(), signals: entry.health.signals, transitions: [] };
+    const round = committed ?? { cluster: name, at: new Date(), signals: entry.health.signals, transitions: [], fence };
     // The logs of an incident that opens are read off the round: a slow or refused read never holds it up.
     entry.judgeRefused = await judgeRound(db, round, loadEnv().FAULTLINE_INCIDENT_RULES, (ids) => readLogsWhenOpened(db, entry, ids, LOGS_ACTOR));
   } catch (error) {
+    if (isStaleTerm(error)) return stepDown(entry, "a newer term judges the cluster");
     console.error(`[faultline] monitor ${name}: could not apply the incident rules: ${lastLine((error as Error).message)}`);
   } finally {
     entry.judging = false;

@@ -45,6 +45,11 @@ export interface ClusterHealth {
   disagreement?: string;
   signals: Signal[];
   summary: { state: "ok" | "degraded" | "unknown"; line: string };
+  /**
+   * Set when this process follows: the health is the leader's, as the leader read the cluster at `checkedAt`
+   * (docs/replicas.md). `leaderSilentSince`: the leader has not renewed its lease since then.
+   */
+  replica?: { role: "follower"; leaderSilentSince?: string };
 }
 
 export interface ServerMatrix {

@@ -6,6 +6,7 @@ import { cleanText, cleanValue } from "@/lib/text/outside-text";
 import { reasonOf, unitOf, type Refusal } from "@/lib/text/refusal";
 import type { Sources } from "@/lib/sources/sources";
 import type { SourceState } from "@/lib/sources/state";
+import { FENCE_SQL, fenceArgs, isStaleTerm, type Fence } from "./fence";
 
 // The store: keeps live health in Postgres: the current state of each signal (the one signal-state table, whose
 // rule columns lib/store/judgements.ts reads and writes), an append-only history of its changes, and the last
@@ -72,13 +73,25 @@ export interface CommittedRound {
   at: Date;
   signals: Signal[];
   transitions: SignalChange[];
+  /** The lease term it was written under: the incident rules judge it under the same one. */
+  fence?: Fence;
 }
 
-async function writeSignals(db: PrismaClient, cluster: string, rows: Row[], memo: PersistMemo, now: Date, committed: SignalChange[]): Promise<void> {
+async function writeSignals(
+  db: PrismaClient,
+  cluster: string,
+  rows: Row[],
+  memo: PersistMemo,
+  now: Date,
+  committed: SignalChange[],
+  fence: Fence | undefined,
+): Promise<void> {
   const changes = rows.map(({ signal: s }) => ({ signal: s.id, subject: s.subject, previous: memo.signals.get(key(s.id, s.subject)) ?? null, state: s.state }));
   // Both statements take their rows as arrays (unnest): Prisma's createMany runs every row through its query
   // compiler, which blocked the event loop for up to 2 s per round when 15,000 signals were new (--cpu-prof).
   await db.$transaction([
+    // A stale leader's round is refused whole, before it writes anything (lib/store/fence.ts).
+    ...(fence ? [db.$queryRawUnsafe(FENCE_SQL, ...fenceArgs(fence))] : []),
     db.$executeRawUnsafe(
       `INSERT INTO "signal_transitions" ("cluster", "signal", "subject", "previous", "state", "at", "detail")
        SELECT $1, s.signal, s.subject, s.previous, s.state, $2::timestamptz, s.detail
@@ -125,8 +138,18 @@ export async function persistRound(db: PrismaClient, health: ClusterHealth, sour
   return (await commitRound(db, health, sources, memo, now)).transitions.length;
 }
 
-/** Writes what changed since the last commit; returns what was committed, for the incident rules to judge. */
-export async function commitRound(db: PrismaClient, health: ClusterHealth, sources: Sources, memo: PersistMemo, now: Date): Promise<CommittedRound> {
+/**
+ * Writes what changed since the last commit; returns what was committed, for the incident rules to judge. With a
+ * fence, every write checks the lease first; a stale term throws (isStaleTerm) with nothing of the round written.
+ */
+export async function commitRound(
+  db: PrismaClient,
+  health: ClusterHealth,
+  sources: Sources,
+  memo: PersistMemo,
+  now: Date,
+  fence?: Fence,
+): Promise<CommittedRound> {
   const committed: SignalChange[] = [];
   // A refused signal that is gone from the round (or a source no longer read) is no longer a problem to show.
   const present = new Set([...health.signals.map((s) => key(s.id, s.subject)), ...Object.keys(sources).map((name) => `source\u0000${name}`)]);
@@ -141,8 +164,9 @@ export async function commitRound(db: PrismaClient, health: ClusterHealth, sourc
   // halves until the refused units stand alone (a few dozen writes for one bad signal among 15,000).
   const write = async (part: Row[]): Promise<void> => {
     try {
-      await writeSignals(db, health.name, part, memo, now, committed);
+      await writeSignals(db, health.name, part, memo, now, committed, fence);
     } catch (error) {
+      if (isStaleTerm(error)) throw error;
       if (part.length === 1)
         return refuse(memo, health.name, key(part[0].signal.id, part[0].signal.subject), unitOf(part[0].signal.id, part[0].signal.subject), error);
       const half = Math.ceil(part.length / 2);
@@ -164,7 +188,7 @@ export async function commitRound(db: PrismaClient, health: ClusterHealth, sourc
       // Raw SQL with the value as JSON text: Prisma's Json argument walks every node of the value (seconds of
       // blocked loop for a 5,000-node watch, measured with --cpu-prof); Postgres parses the text instead.
       // A value that is undefined (a source down before it ever answered) keeps the stored one.
-      await db.$executeRawUnsafe(
+      const upsert = db.$executeRawUnsafe(
         `INSERT INTO "source_snapshots" ("cluster", "source", "up", "last_success", "down_since", "last_error", "value", "updated_at")
          VALUES ($1, $2, $3, $4::timestamptz, $5::timestamptz, $6, $7::jsonb, $8::timestamptz)
          ON CONFLICT ("cluster", "source") DO UPDATE SET "up" = EXCLUDED."up", "last_success" = EXCLUDED."last_success",
@@ -179,13 +203,15 @@ export async function commitRound(db: PrismaClient, health: ClusterHealth, sourc
         text === undefined ? valueText(source) : text,
         now.toISOString(),
       );
+      await (fence ? db.$transaction([db.$queryRawUnsafe(FENCE_SQL, ...fenceArgs(fence)), upsert]) : upsert);
       memo.snapshots.set(source.name, { hash, at: now.getTime(), up: source.up });
       memo.refused.delete(`source\u0000${source.name}`);
     } catch (error) {
+      if (isStaleTerm(error)) throw error;
       refuse(memo, health.name, `source\u0000${source.name}`, `source ${source.name}`, error);
     }
   }
-  return { cluster: health.name, at: now, signals: health.signals, transitions: committed };
+  return { cluster: health.name, at: now, signals: health.signals, transitions: committed, fence };
 }
 
 /** What a restarted server knew: each source's last-known value, and each signal's state. */

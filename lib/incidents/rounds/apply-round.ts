@@ -1,4 +1,5 @@
 import type { Signal } from "@/lib/signals/signal-model";
+import { checkFence, type Fence } from "@/lib/store/fence";
 import type { CommittedRound } from "@/lib/store/persist";
 import { loadJudgements, saveJudgements } from "@/lib/store/judgements";
 import { cleanText, cleanValue } from "@/lib/text/outside-text";
@@ -114,11 +115,14 @@ export async function applyRound(
   signals: Signal[],
   now: Date,
   config: IncidentRulesConfig = DEFAULT_RULES_CONFIG,
+  fence?: Fence,
 ): Promise<RoundOutcome> {
   // The monitor's intake already cleaned these; a detail is cheap to clean again, evidence is cleaned where it is written.
   const clean = signals.map((s) => ({ ...s, detail: cleanText(s.detail) }));
   const healthyNow = clean.filter((s) => s.state === "ok").map((s) => ({ signal: s.id, subject: s.subject }));
   return inTransaction(db, async (tx) => {
+    // A leader whose lease another process has taken judges nothing: the new leader judges from what is stored.
+    await checkFence(tx, fence);
     const outcome: RoundOutcome = { opened: [], joined: [], reopened: [], resolved: [], transitions: 0 };
     const refused: Refusal[] = [];
     const failed = new Set<string>();
@@ -288,7 +292,7 @@ export async function applyRound(
 
 /** Judges what the store committed for one round (the monitor's round: compose, commit, judge). */
 export function judgeCommitted(db: Db, committed: CommittedRound, config: IncidentRulesConfig = DEFAULT_RULES_CONFIG): Promise<RoundOutcome> {
-  return applyRound(db, committed.cluster, committed.signals, committed.at, config);
+  return applyRound(db, committed.cluster, committed.signals, committed.at, config, committed.fence);
 }
 
 const logged = new Map<string, string>();

@@ -1,0 +1,146 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import pg from "pg";
+import { processSlot } from "@/lib/process-slot";
+import type { Fence } from "@/lib/store/fence";
+
+// Exactly one server process monitors each cluster: the one holding the cluster's lease in PostgreSQL
+// (table monitor_leases, docs/replicas.md). The leader renews it every RENEW_MS; a follower takes it over, with
+// the next term, once it has expired by the database's clock. A session lock alone was not enough: a leader
+// frozen by SIGSTOP, or cut off from PostgreSQL by a half-open connection, kept its lock and hid an outage.
+// The leader stops acting the moment it cannot prove it still holds the lease (fence() is undefined), and its
+// writes carry the term (lib/store/fence.ts), so a leader that wakes up after a takeover writes nothing.
+
+/** How often the leader renews its lease, and a follower checks whether it may take it. */
+export const RENEW_MS = 1_000;
+/** How long a lease lasts without renewal: a frozen leader is replaced this long after its last renewal. */
+export const LEASE_MS = 5_000;
+/** A leader silent this long is shown as such on followers' pages (before its lease expires). */
+export const SILENT_AFTER_MS = 2_500;
+/** The leader stops acting this long before its lease could have expired, by its own monotonic clock. */
+const SAFETY_MS = 750;
+
+export interface LeaseView {
+  /** This process leads the cluster now. */
+  leading: boolean;
+  /** The live term and its holder (as far as the database said at the last check). */
+  term?: number;
+  holder?: string;
+  /** When the holder last renewed, by the database's clock (a follower's "leader silent since"). */
+  renewedAt?: Date;
+  /** How long ago that was, by the database's clock. */
+  silentForMs?: number;
+}
+
+export interface ClusterLease {
+  readonly cluster: string;
+  readonly holder: string;
+  /** The fence of the term this process holds, while it can prove it holds it; undefined otherwise. */
+  fence(): Fence | undefined;
+  /** Renews the lease, or takes it when it has expired; says who leads. Throws when the database cannot be asked. */
+  check(): Promise<LeaseView>;
+  /** Stops leading at once: a write under this term was refused (another process took over). */
+  lost(): void;
+  /** Hands the lease back (shutdown): a follower takes over at its next check, not after the lease runs out. */
+  release(): Promise<void>;
+}
+
+/** This process's holder id: host, pid and a random part, so a restarted process never reuses a term's holder. */
+export const HOLDER = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+
+// One small pool per process for leases: a renewal never queues behind the rounds' queries in Prisma's pool.
+const pools = processSlot<Map<string, pg.Pool>>("lease-pools");
+function poolFor(connectionString: string): pg.Pool {
+  const map = pools.getOrCreate(() => new Map());
+  let pool = map.get(connectionString);
+  if (!pool) {
+    // Timeouts shorter than a lease: a half-open connection fails the renewal instead of hanging it.
+    pool = new pg.Pool({ connectionString, max: 2, connectionTimeoutMillis: 2_000, query_timeout: 3_000, statement_timeout: 3_000 });
+    pool.on("error", () => undefined); // an idle client's error: the next query reconnects
+    map.set(connectionString, pool);
+  }
+  return pool;
+}
+
+// Renews when this holder's term is the live one, takes over (next term) when the lease has expired; both by the
+// database's clock. No row back means another holder's lease is live.
+const TAKE_SQL = `
+INSERT INTO "monitor_leases" AS l ("cluster", "holder", "term", "acquired_at", "renewed_at", "expires_at")
+VALUES ($1, $2, 1, clock_timestamp(), clock_timestamp(), clock_timestamp() + make_interval(secs => $3::double precision))
+ON CONFLICT ("cluster") DO UPDATE SET
+  "term" = CASE WHEN l."holder" = $2 AND l."term" = $4::bigint THEN l."term" ELSE l."term" + 1 END,
+  "acquired_at" = CASE WHEN l."holder" = $2 AND l."term" = $4::bigint THEN l."acquired_at" ELSE clock_timestamp() END,
+  "holder" = $2, "renewed_at" = clock_timestamp(), "expires_at" = EXCLUDED."expires_at"
+WHERE (l."holder" = $2 AND l."term" = $4::bigint) OR l."expires_at" <= clock_timestamp()
+RETURNING "term"::text AS term, "renewed_at" AS renewed_at`;
+
+const WHO_SQL = `SELECT "holder", "term"::text AS term, "renewed_at", EXTRACT(EPOCH FROM clock_timestamp() - "renewed_at") * 1000 AS silent_ms
+FROM "monitor_leases" WHERE "cluster" = $1`;
+
+export function createClusterLease(
+  connectionString: string,
+  cluster: string,
+  opts: { holder?: string; leaseMs?: number; onLost?: (reason: string) => void } = {},
+): ClusterLease {
+  const holder = opts.holder ?? HOLDER;
+  const leaseMs = opts.leaseMs ?? LEASE_MS;
+  let term: number | undefined;
+  /** Until when (performance.now()) the held term is provably live: its renewal started before then minus the lease. */
+  let validUntil = 0;
+  const pool = poolFor(connectionString);
+  const drop = (reason: string) => {
+    if (term !== undefined) opts.onLost?.(reason);
+    term = undefined;
+    validUntil = 0;
+  };
+  return {
+    cluster,
+    holder,
+    fence() {
+      if (term === undefined) return undefined;
+      if (performance.now() >= validUntil) {
+        drop("the lease could not be renewed in time");
+        return undefined;
+      }
+      return { cluster, holder, term };
+    },
+    async check() {
+      const started = performance.now();
+      let taken;
+      try {
+        taken = await pool.query<{ term: string; renewed_at: Date }>(TAKE_SQL, [cluster, holder, leaseMs / 1000, term ?? -1]);
+      } catch (error) {
+        // Unknown whether it renewed: the held term stays usable only until its last proven expiry.
+        if (term !== undefined && performance.now() >= validUntil) drop(`the lease could not be renewed: ${(error as Error).message}`);
+        throw error;
+      }
+      if (taken.rows.length > 0) {
+        term = Number(taken.rows[0].term);
+        validUntil = started + leaseMs - SAFETY_MS;
+        return { leading: true, term, holder, renewedAt: taken.rows[0].renewed_at, silentForMs: 0 };
+      }
+      drop("another process holds the lease");
+      const who = await pool.query<{ holder: string; term: string; renewed_at: Date; silent_ms: string }>(WHO_SQL, [cluster]);
+      const row = who.rows[0];
+      return row
+        ? { leading: false, term: Number(row.term), holder: row.holder, renewedAt: row.renewed_at, silentForMs: Math.max(0, Number(row.silent_ms)) }
+        : { leading: false };
+    },
+    lost() {
+      drop("a write under this term was refused: another process leads");
+    },
+    async release() {
+      const held = term;
+      term = undefined;
+      validUntil = 0;
+      if (held === undefined) return;
+      await pool
+        .query(`UPDATE "monitor_leases" SET "expires_at" = clock_timestamp() WHERE "cluster" = $1 AND "holder" = $2 AND "term" = $3::bigint`, [
+          cluster,
+          holder,
+          held,
+        ])
+        .catch(() => undefined);
+    },
+  };
+}
