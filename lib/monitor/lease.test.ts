@@ -62,19 +62,17 @@ describe("the monitor lease", () => {
 
   it("passes to a follower once the leader stops renewing, and refuses every write of the old term", async () => {
     const cluster = "frozen";
-    const a = createClusterLease(db.url, cluster, { holder: "a", leaseMs: 1_500 });
-    const b = createClusterLease(db.url, cluster, { holder: "b", leaseMs: 1_500 });
+    const a = createClusterLease(db.url, cluster, { holder: "a" });
+    const b = createClusterLease(db.url, cluster, { holder: "b" });
     await a.check();
     const stale = a.fence()!;
     // The old leader wrote critical; the new one must start from it, not from what it knew before.
     await commitRound(db.prisma, health(cluster, "critical"), {}, newMemo(), new Date(), stale);
-    // `a` stops renewing (as if frozen): `b` takes over once the lease ran out by the database's clock.
-    const view = await until(
-      () => b.check(),
-      (v) => v.leading,
-      10_000,
-    );
-    expect(view).toMatchObject({ leading: true, term: 2 });
+    // `a` stops renewing (as if frozen; the SIGSTOP test below waits a real lease out): `b` cannot take a live
+    // lease, and takes it once it has run out by the database's clock.
+    expect(await b.check()).toMatchObject({ leading: false, holder: "a" });
+    await db.prisma.$executeRawUnsafe(`UPDATE "monitor_leases" SET "expires_at" = clock_timestamp() WHERE "cluster" = $1`, cluster);
+    expect(await b.check()).toMatchObject({ leading: true, term: 2 });
     const { memo } = await loadPersisted(db.prisma, cluster);
     await commitRound(db.prisma, health(cluster, "ok"), {}, memo, new Date(), b.fence()!);
     // The old leader wakes up with a round in hand: refused whole, nothing written.
@@ -90,10 +88,36 @@ describe("the monitor lease", () => {
       { previous: null, state: "critical" },
       { previous: "critical", state: "ok" },
     ]);
-    // Its own clock tells the old leader to stop acting too.
-    expect(a.fence()).toBeUndefined();
+    // Its next renewal tells the old leader it no longer leads: it stops acting.
     expect(await a.check()).toMatchObject({ leading: false, holder: "b", term: 2 });
+    expect(a.fence()).toBeUndefined();
   });
+
+  it("is free at once when the leader's process dies, without waiting for the lease to run out", async () => {
+    const cluster = "sigkill";
+    // A lease of a minute: a takeover before it runs out can only come from the leader's session having ended.
+    const child = spawn(process.execPath, ["--import", "tsx", "test/bin/hold-cluster-lease.ts", db.url, cluster, "doomed", "60000"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const lines = createInterface({ input: child.stdout! });
+    try {
+      expect(await new Promise<string>((resolve) => lines.once("line", resolve))).toBe("leading 1");
+      const follower = createClusterLease(db.url, cluster, { holder: "survivor" });
+      expect(await follower.check()).toMatchObject({ leading: false, holder: "doomed" });
+      const lease = await db.prisma.monitorLease.findUniqueOrThrow({ where: { cluster } });
+      child.kill("SIGKILL");
+      const view = await until(
+        () => follower.check(),
+        (v) => v.leading,
+        30_000,
+      );
+      expect(view).toMatchObject({ leading: true, term: 2 });
+      const taken = await db.prisma.monitorLease.findUniqueOrThrow({ where: { cluster } });
+      expect(taken.acquiredAt.getTime()).toBeLessThan(lease.expiresAt.getTime());
+    } finally {
+      child.kill("SIGKILL");
+    }
+  }, 60_000);
 
   it("is taken over from a leader process frozen by SIGSTOP, which stops leading once it runs again", async () => {
     const cluster = "sigstop";

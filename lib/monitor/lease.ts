@@ -62,16 +62,50 @@ function poolFor(connectionString: string): pg.Pool {
   return pool;
 }
 
-// Renews when this holder's term is the live one, takes over (next term) when the lease has expired; both by the
-// database's clock. No row back means another holder's lease is live.
+// One session per process that lives exactly as long as the process (or its connection): its backend pid in the
+// lease row lets a follower see at once that a leader died. None (it cannot connect): the lease's expiry alone.
+const presences = processSlot<Map<string, { client?: pg.Client; pid?: number; connecting?: Promise<number | undefined> }>>("lease-presence");
+function presencePid(connectionString: string): Promise<number | undefined> {
+  const map = presences.getOrCreate(() => new Map());
+  let p = map.get(connectionString);
+  if (!p) map.set(connectionString, (p = {}));
+  const held = p;
+  if (held.pid !== undefined) return Promise.resolve(held.pid);
+  held.connecting ??= (async () => {
+    const client = new pg.Client({ connectionString, connectionTimeoutMillis: 2_000, keepAlive: true });
+    const gone = () => {
+      if (held.client === client) Object.assign(held, { client: undefined, pid: undefined });
+    };
+    client.on("error", gone);
+    client.on("end", gone);
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+      held.client = client;
+      held.pid = rows[0].pid;
+      return held.pid;
+    } catch {
+      await client.end().catch(() => undefined);
+      return undefined;
+    } finally {
+      held.connecting = undefined;
+    }
+  })();
+  return held.connecting;
+}
+
+// Renews when this holder's term is the live one; takes over (next term) when the lease has expired by the
+// database's clock, or when the holder's presence session is gone (its process died: no need to wait the lease
+// out; a frozen process keeps its session, so only the expiry replaces it). No row back: another holder leads.
 const TAKE_SQL = `
-INSERT INTO "monitor_leases" AS l ("cluster", "holder", "term", "acquired_at", "renewed_at", "expires_at")
-VALUES ($1, $2, 1, clock_timestamp(), clock_timestamp(), clock_timestamp() + make_interval(secs => $3::double precision))
+INSERT INTO "monitor_leases" AS l ("cluster", "holder", "term", "acquired_at", "renewed_at", "expires_at", "presence_pid")
+VALUES ($1, $2, 1, clock_timestamp(), clock_timestamp(), clock_timestamp() + make_interval(secs => $3::double precision), $5::int)
 ON CONFLICT ("cluster") DO UPDATE SET
   "term" = CASE WHEN l."holder" = $2 AND l."term" = $4::bigint THEN l."term" ELSE l."term" + 1 END,
   "acquired_at" = CASE WHEN l."holder" = $2 AND l."term" = $4::bigint THEN l."acquired_at" ELSE clock_timestamp() END,
-  "holder" = $2, "renewed_at" = clock_timestamp(), "expires_at" = EXCLUDED."expires_at"
+  "holder" = $2, "renewed_at" = clock_timestamp(), "expires_at" = EXCLUDED."expires_at", "presence_pid" = EXCLUDED."presence_pid"
 WHERE (l."holder" = $2 AND l."term" = $4::bigint) OR l."expires_at" <= clock_timestamp()
+  OR (l."presence_pid" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a."pid" = l."presence_pid"))
 RETURNING "term"::text AS term, "renewed_at" AS renewed_at`;
 
 const WHO_SQL = `SELECT "holder", "term"::text AS term, "renewed_at", EXTRACT(EPOCH FROM clock_timestamp() - "renewed_at") * 1000 AS silent_ms
@@ -108,7 +142,8 @@ export function createClusterLease(
       const started = performance.now();
       let taken;
       try {
-        taken = await pool.query<{ term: string; renewed_at: Date }>(TAKE_SQL, [cluster, holder, leaseMs / 1000, term ?? -1]);
+        const pid = await presencePid(connectionString);
+        taken = await pool.query<{ term: string; renewed_at: Date }>(TAKE_SQL, [cluster, holder, leaseMs / 1000, term ?? -1, pid ?? null]);
       } catch (error) {
         // Unknown whether it renewed: the held term stays usable only until its last proven expiry.
         if (term !== undefined && performance.now() >= validUntil) drop(`the lease could not be renewed: ${(error as Error).message}`);

@@ -3,9 +3,9 @@
 // it stops leading. The test freezes it (SIGSTOP), lets it go on (SIGCONT) or kills it.
 import { createClusterLease, RENEW_MS } from "../../lib/monitor/lease";
 
-const [url, cluster, holder] = process.argv.slice(2);
+const [url, cluster, holder, leaseMs] = process.argv.slice(2);
 let leading = false;
-const lease = createClusterLease(url, cluster, { holder });
+const lease = createClusterLease(url, cluster, { holder, ...(leaseMs ? { leaseMs: Number(leaseMs) } : {}) });
 const check = async () => {
   try {
     const view = await lease.check();

@@ -1,6 +1,7 @@
 -- Leadership of a cluster's monitor as a lease (docs/replicas.md, ADR 14): the leader renews its row every second;
 -- a follower takes the row over, with the next term, once it has expired by the database's clock, even when the
--- old leader's process still holds a connection (frozen, or cut off half-open). Every write a leader makes for
+-- old leader's process still holds a connection (frozen, or cut off half-open), or at once when the leader's
+-- presence session has ended (the process died). Every write a leader makes for
 -- its cluster first calls faultline_fence, which refuses a term that is no longer the live one and holds the row
 -- shared until the write commits, so a takeover waits for a write in flight and never sees half of it.
 CREATE TABLE "monitor_leases" (
@@ -9,7 +10,10 @@ CREATE TABLE "monitor_leases" (
   "term" BIGINT NOT NULL,
   "acquired_at" TIMESTAMPTZ(3) NOT NULL,
   "renewed_at" TIMESTAMPTZ(3) NOT NULL,
-  "expires_at" TIMESTAMPTZ(3) NOT NULL
+  "expires_at" TIMESTAMPTZ(3) NOT NULL,
+  -- The backend pid of the holder's presence connection: when that session is gone (the process died), the lease
+  -- is free at once instead of when it runs out.
+  "presence_pid" INTEGER
 );
 
 CREATE FUNCTION faultline_fence(p_cluster TEXT, p_holder TEXT, p_term BIGINT) RETURNS BOOLEAN
