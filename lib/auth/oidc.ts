@@ -6,7 +6,8 @@ import { cleanText } from "@/lib/text/outside-text";
 import { recordAudit } from "./audit";
 import { principalOf } from "./principal";
 import { PEER_HEADER } from "./peer";
-import { cookieValue, createSession, endSession, renewSession, SESSION_COOKIE, sessionRow, type Session } from "./sessions";
+import { cookieValue, SESSION_COOKIE } from "./session-cookie";
+import { createSession, endSession, renewSession, sessionRow, type Session } from "./sessions";
 
 // FAULTLINE_AUTH=oidc: the authorization code flow with PKCE (openid-client), sessions kept in Postgres.
 // /auth/start sends the browser to the provider, /auth/callback comes back with a code, /api/v1/auth/signout ends it.
