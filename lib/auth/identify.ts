@@ -16,7 +16,7 @@ export async function identify(headers: HeaderSource, env: Env = loadEnv()): Pro
   const id = cookieValue(headers, SESSION_COOKIE);
   let session = id ? await sessionRow(id) : undefined;
   // Past its time, a session with a refresh token is renewed from the provider; without one, it has ended.
-  if (id && session && session.expiresAt <= new Date()) session = await refreshSession(id, session);
+  if (id && session && session.expiresAt <= new Date()) session = await refreshSession(id);
   if (!session) return { ok: false, status: 401, error: id ? "your session has ended; sign in again" : "not signed in", peer };
   const identity = principalOf(session.user, session.groups, "oidc", env, peer);
   if (identity.ok) identity.principal.session = id;

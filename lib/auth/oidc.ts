@@ -7,7 +7,8 @@ import { recordAudit } from "./audit";
 import { principalOf } from "./principal";
 import { PEER_HEADER } from "./peer";
 import { cookieValue, SESSION_COOKIE } from "./session-cookie";
-import { createSession, endSession, renewSession, sessionRow, type Session } from "./sessions";
+import type { PrismaClient } from "@/lib/db/generated/client";
+import { createSession, endSession, renewExpired, sessionRow, type Session } from "./sessions";
 
 // FAULTLINE_AUTH=oidc: the authorization code flow with PKCE (openid-client), sessions kept in Postgres.
 // /auth/start sends the browser to the provider, /auth/callback comes back with a code, /api/v1/auth/signout ends it.
@@ -130,37 +131,44 @@ const RESERVED = (error: string) => error.includes("Faultline itself acts under"
 const refreshing = processSlot<Map<string, Promise<Session | undefined>>>("oidc.refreshing");
 
 /** An expired session with a refresh token gets new tokens; undefined when it cannot (then: sign in again). */
-export function refreshSession(id: string, session: Session): Promise<Session | undefined> {
-  // A page's layouts and the page itself ask at once: one refresh per session, or a rotating provider would
-  // see the same refresh token twice and revoke it.
+export function refreshSession(id: string): Promise<Session | undefined> {
+  // A page's layouts and the page itself ask at once: in this process they share one refresh, rather than queue
+  // on the session's row one after another (refreshAcrossReplicas serializes the replicas).
   const inflight = refreshing.getOrCreate(() => new Map());
   let pending = inflight.get(id);
   if (!pending) {
-    pending = refreshOnce(id, session).finally(() => inflight.delete(id));
+    pending = refreshAcrossReplicas(id).finally(() => inflight.delete(id));
     inflight.set(id, pending);
   }
   return pending;
 }
 
-async function refreshOnce(id: string, session: Session): Promise<Session | undefined> {
-  if (!session.refreshToken) return undefined;
+/**
+ * One refresh of a session among all replicas: under the session's row lock (sessions.ts renewExpired), so a
+ * rotating provider sees each refresh token once; a replica that waited uses the tokens the first one stored.
+ * `db`: the replica's own database client (tests run two).
+ */
+export async function refreshAcrossReplicas(id: string, db?: PrismaClient): Promise<Session | undefined> {
   const env = oidcEnv();
-  try {
-    const tokens = await oidc.refreshTokenGrant(await configuration(env), session.refreshToken);
-    const claims = tokens.claims();
-    const renewed = {
-      expiresAt: new Date(Date.now() + lifetime(tokens.expires_in) * 1000),
-      groups: claims && env.FAULTLINE_OIDC_GROUPS_CLAIM in claims ? groupsOf(claims[env.FAULTLINE_OIDC_GROUPS_CLAIM]) : session.groups,
-      refreshToken: tokens.refresh_token ?? session.refreshToken,
-      idToken: tokens.id_token ?? session.idToken,
-    };
-    await renewSession(id, renewed);
-    return { ...session, ...renewed };
-  } catch (error) {
-    console.warn(`[faultline] a session of ${session.user} could not be refreshed: ${cleanText((error as Error).message, 300)}`);
-    await endSession(id);
-    return undefined;
-  }
+  return renewExpired(
+    id,
+    async (session) => {
+      try {
+        const tokens = await oidc.refreshTokenGrant(await configuration(env), session.refreshToken!);
+        const claims = tokens.claims();
+        return {
+          expiresAt: new Date(Date.now() + lifetime(tokens.expires_in) * 1000),
+          groups: claims && env.FAULTLINE_OIDC_GROUPS_CLAIM in claims ? groupsOf(claims[env.FAULTLINE_OIDC_GROUPS_CLAIM]) : session.groups,
+          refreshToken: tokens.refresh_token ?? session.refreshToken,
+          idToken: tokens.id_token ?? session.idToken,
+        };
+      } catch (error) {
+        console.warn(`[faultline] a session of ${session.user} could not be refreshed: ${cleanText((error as Error).message, 300)}`);
+        return "ended";
+      }
+    },
+    db,
+  );
 }
 
 /** POST /api/v1/auth/signout: the session ends here and now; the cookie is cleared. */
