@@ -245,4 +245,19 @@ describe("a refusal at the edge that carried a session", () => {
       await new Promise((r) => server.close(r));
     }
   });
+
+  it("a failed sign-in is a refusal too, gathered: bad callbacks cost a count, not a row each", async () => {
+    const before = (await db.prisma.auditEntry.findFirst({ orderBy: { id: "desc" } }))?.id ?? 0n;
+    for (let i = 0; i < 3; i++) {
+      const answer = await finishSignIn(new Request(`${redirect}?code=forged&state=forged`, { headers: { "x-faultline-peer": "192.0.2.44" } }));
+      expect(answer.headers.get("location")).toBe(
+        `/auth/signin?error=${encodeURIComponent("no sign-in was started in this browser (or it took over 10 minutes)")}`,
+      );
+    }
+    await flushRefusals();
+    const rows = await db.prisma.auditEntry.findMany({ where: { id: { gt: before } } });
+    expect(rows.map((r) => [r.action, r.actor, r.role, r.status, r.remote, r.count])).toEqual([
+      ["auth.signin", "(unknown)", "anonymous", 401, "192.0.2.44", 3],
+    ]);
+  });
 });

@@ -4,7 +4,8 @@ import { NotFound } from "@/lib/errors";
 import { processSlot } from "@/lib/process-slot";
 import { cleanText } from "@/lib/text/outside-text";
 import { recordAudit } from "./audit";
-import { principalOf } from "./principal";
+import { ANONYMOUS, NO_ROLE, principalOf } from "./principal";
+import { noteRefusal } from "./refusals";
 import { PEER_HEADER } from "./peer";
 import { cookieValue, SESSION_COOKIE } from "./session-cookie";
 import type { PrismaClient } from "@/lib/db/generated/client";
@@ -87,8 +88,11 @@ export async function finishSignIn(request: Request): Promise<Response> {
   const env = oidcEnv();
   const peer = request.headers.get(PEER_HEADER) ?? undefined;
   const clearFlow = cookie(FLOW_COOKIE, "", "/auth", 0, env);
-  const audit = (actor: string, status: number, detail: string, role?: string) =>
-    recordAudit({ actor, role, method: "GET", route: "/auth/callback", action: "auth.signin", remote: peer, status, detail });
+  // A failed sign-in is a refusal: gathered like the others, so a flood of bad callbacks cannot fill the table.
+  const audit = (actor: string, status: number, detail: string, role: string) => {
+    const entry = { actor, role, method: "GET", route: "/auth/callback", action: "auth.signin", remote: peer, status, detail };
+    return status >= 400 ? noteRefusal({ ...entry, reason: detail }) : recordAudit(entry);
+  };
   const [state, verifier] = (cookieValue(request.headers, FLOW_COOKIE) ?? "").split(".");
   const current = new URL(env.FAULTLINE_OIDC_REDIRECT_URL);
   current.search = new URL(request.url).search;
@@ -98,7 +102,7 @@ export async function finishSignIn(request: Request): Promise<Response> {
     tokens = await oidc.authorizationCodeGrant(await configuration(env), current, { pkceCodeVerifier: verifier, expectedState: state });
   } catch (error) {
     const why = cleanText((error as Error).message, 300);
-    await audit("(unknown)", 401, `sign-in failed: ${why}`);
+    audit("(unknown)", 401, `sign-in failed: ${why}`, ANONYMOUS);
     return redirect(`/auth/signin?error=${encodeURIComponent(why)}`, [clearFlow]);
   }
   const config = await configuration(env);
@@ -110,7 +114,7 @@ export async function finishSignIn(request: Request): Promise<Response> {
   const groups = groupsOf(claims[env.FAULTLINE_OIDC_GROUPS_CLAIM]);
   const identity = principalOf(user, groups, "oidc", env, peer);
   if (!identity.ok && RESERVED(identity.error)) {
-    await audit(user, 403, identity.error);
+    audit(user, 403, identity.error, NO_ROLE);
     return redirect(`/auth/signin?error=${encodeURIComponent(identity.error)}`, [clearFlow]);
   }
   const seconds = lifetime(tokens.expires_in);
@@ -121,7 +125,7 @@ export async function finishSignIn(request: Request): Promise<Response> {
     refreshToken: tokens.refresh_token ?? null,
     idToken: tokens.id_token ?? null,
   });
-  await audit(user, 302, `via oidc; groups: ${groups.join(", ") || "none"}`, identity.ok ? identity.principal.role : undefined);
+  await audit(user, 302, `via oidc; groups: ${groups.join(", ") || "none"}`, identity.ok ? identity.principal.role : NO_ROLE);
   // A person without a role is signed in all the same: the pages then say why they see nothing (403).
   return redirect("/", [clearFlow, cookie(SESSION_COOKIE, id, "/", MAX_SESSION_SECONDS, env)]);
 }
