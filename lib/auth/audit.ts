@@ -33,6 +33,9 @@ function cleaned(entry: AuditInput) {
     ...entry,
     at: entry.at ?? new Date(),
     actor: cleanText(entry.actor, 256),
+    // A route or action can hold a path a client sent (a page's refusal under next dev, a dynamic segment).
+    route: cleanText(entry.route, 300),
+    action: cleanText(entry.action, 320),
     objectId: entry.objectId === undefined ? undefined : cleanText(entry.objectId, 200),
     // A refusal's text quotes what the request sent (an Origin, a Host): nothing shaped like a credential is kept.
     detail: entry.detail === undefined ? undefined : cleanText(hideSecrets(entry.detail).text, 1000),

@@ -6,8 +6,6 @@ import { sessionKey } from "./session-cookie";
 // Server-side sessions (FAULTLINE_AUTH=oidc). The browser holds only an opaque random id; the table keys rows by
 // its sha256, so a copy of the table lets nobody sign in.
 
-const hash = (id: string) => sessionKey(id) ?? "";
-
 export interface Session {
   user: string;
   groups: string[];
@@ -37,7 +35,8 @@ export async function sessionRow(id: string): Promise<Session | undefined> {
 /** A new session; returns the id for the cookie. */
 export async function createSession(s: Omit<Session, "expiresAt"> & { expiresAt: Date }, now = new Date()): Promise<string> {
   const id = randomBytes(32).toString("base64url");
-  await getDb().authSession.create({ data: { idHash: hash(id), ...s, createdAt: now } });
+  // 32 random bytes in base64url: always a well-formed id.
+  await getDb().authSession.create({ data: { idHash: sessionKey(id)!, ...s, createdAt: now } });
   return id;
 }
 
@@ -81,5 +80,6 @@ export async function renewExpired(id: string, renew: (s: Session) => Promise<Re
 }
 
 export async function endSession(id: string, now = new Date()): Promise<void> {
-  await getDb().authSession.updateMany({ where: { idHash: hash(id), endedAt: null }, data: { endedAt: now } });
+  const key = sessionKey(id);
+  if (key) await getDb().authSession.updateMany({ where: { idHash: key, endedAt: null }, data: { endedAt: now } });
 }
