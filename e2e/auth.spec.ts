@@ -78,6 +78,11 @@ test.describe("behind an authenticating proxy", () => {
 
   test("an admin runs the demo and reads the audit log, refusals included, with links to the incident", async ({ browser }) => {
     const context = await as(browser, ADMIN);
+    // The refusals so far (the viewer's acknowledge and /audit page, the responder's inject) are written once their
+    // window of a few seconds closes.
+    await expect
+      .poll(async () => ((await (await context.request.get("/api/v1/audit?outcome=refused")).json()) as { requests: number }).requests, { timeout: 20_000 })
+      .toBe(3);
     const page = await context.newPage();
     await page.goto("/demo");
     await expect(page.getByRole("button", { name: "Inject" }).first()).toBeVisible();
@@ -89,13 +94,17 @@ test.describe("behind an authenticating proxy", () => {
     await expect(ack.getByRole("link", { name: `incident #${incident}` })).toHaveAttribute("href", `/incidents/${incident}`);
     await expect(table.locator('tr[data-action="incident.acknowledge"][data-status="403"]')).toContainText("vera@example.org");
     await expect(table.locator('tr[data-action="demo.scenario.inject"][data-status="403"]')).toContainText("rosa@example.org");
+    // A refused page is recorded too, with the role that fell short.
+    const refusedPage = table.locator('tr[data-action="GET /audit"][data-status="403"]');
+    await expect(refusedPage.locator('td[data-label="Who"]')).toHaveText("vera@example.org");
+    await expect(refusedPage.locator('td[data-label="Role"]')).toHaveText("viewer");
     await page.getByLabel("Outcome").selectOption("refused");
     await page.getByRole("button", { name: "Filter" }).click();
     await expect(page).toHaveURL(/outcome=refused/);
-    await expect(table.locator("tbody tr")).toHaveCount(2);
+    await expect(table.locator("tbody tr")).toHaveCount(3);
     const csv = await context.request.get("/api/v1/audit/export?format=csv&outcome=refused");
     expect(csv.headers()["content-type"]).toBe("text/csv; charset=utf-8");
-    expect((await csv.text()).split("\r\n").filter(Boolean)).toHaveLength(3);
+    expect((await csv.text()).split("\r\n").filter(Boolean)).toHaveLength(4);
     await context.close();
   });
 

@@ -8,6 +8,8 @@ interface Metrics {
   registry: Registry;
   httpRequests: Counter<"method" | "route" | "status">;
   httpDuration: Histogram<"method" | "route" | "status">;
+  auditRefusals: Counter<"stage">;
+  auditWriteFailures: Counter;
 }
 
 const metrics = processSlot<Metrics>("metrics");
@@ -30,7 +32,19 @@ function createMetrics(): Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  return { registry, httpRequests, httpDuration };
+  // Noted minus recorded: refusals answered whose audit row is not written yet (or was lost with the process).
+  const auditRefusals = new Counter({
+    name: "faultline_audit_refusals_total",
+    help: "Refused requests by stage: noted (answered and queued for the audit log) and recorded (counted in a row of audit_log).",
+    labelNames: ["stage"] as const,
+    registers: [registry],
+  });
+  const auditWriteFailures = new Counter({
+    name: "faultline_audit_write_failures_total",
+    help: "Writes of gathered refusals to audit_log that failed (kept and tried again at the next window).",
+    registers: [registry],
+  });
+  return { registry, httpRequests, httpDuration, auditRefusals, auditWriteFailures };
 }
 
 export function getMetrics(): Metrics {
@@ -42,6 +56,15 @@ export function observeRequest(method: string, route: string, status: number, se
   const labels = { method, route, status: String(status) };
   httpRequests.inc(labels);
   httpDuration.observe(labels, seconds);
+}
+
+/** Refusals noted for the audit log, recorded in it, and writes that failed (lib/auth/refusals.ts, audit.ts). */
+export function countAuditRefusals(stage: "noted" | "recorded", n = 1): void {
+  getMetrics().auditRefusals.inc({ stage }, n);
+}
+
+export function countAuditWriteFailure(): void {
+  getMetrics().auditWriteFailures.inc();
 }
 
 /** The exposition /metrics serves: its text and content type. */

@@ -1,4 +1,5 @@
 import "server-only";
+import { startAuditWriter } from "@/lib/auth/audit";
 import { CatalogError } from "@/lib/catalog/load";
 import { getCatalog } from "@/lib/catalog/queries";
 import { ensureDatabase } from "@/lib/db/bootstrap";
@@ -35,6 +36,8 @@ export async function startServerProcess(): Promise<void> {
     // Keep serving: /api/readyz reports the database as down and the catalog still works.
     console.error(`[faultline] database unavailable: ${(error as Error).message}`);
   }
+  // Refusals the edge and the gate noted reach audit_log from here; while the database is down they wait, counted.
+  startAuditWriter();
   const env = loadEnv();
   if (env.FAULTLINE_CLUSTERS_FILE) {
     let clusters;

@@ -10,20 +10,23 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 const FILTERS = ["actor", "action", "outcome", "from", "to"] as const;
 
-/** Who did what: every state-changing request and sign-in, refused ones too (docs/auth.md). Admins only. */
+/** Who did what: every state-changing request and sign-in, and every refusal (docs/auth.md). Admins only. */
 export default async function AuditPage({ searchParams }: { searchParams: SearchParams }) {
   await pageAccess("admin");
   const raw = withoutEmpty(await searchParams);
   const parsed = AuditQuery.safeParse(raw);
   const errors = parsed.success ? {} : fieldErrors(parsed.error);
-  const page = parsed.success ? await readAudit(parsed.data) : { entries: [], total: 0, next: undefined };
+  const page = parsed.success ? await readAudit(parsed.data) : { entries: [], total: 0, requests: 0, next: undefined };
   const kept = new URLSearchParams(Object.entries(raw).filter(([k]) => (FILTERS as readonly string[]).includes(k)));
   const older = new URLSearchParams(kept);
   if (page.next) older.set("before", String(page.next));
   return (
     <>
       <h1>Audit log</h1>
-      <p className="lead">Every state-changing request and every sign-in, refused ones too, newest first. Nothing here can be changed or removed.</p>
+      <p className="lead">
+        Every state-changing request, every sign-in and every refused request, newest first. Refusals alike within a few seconds are one row that counts them.
+        Nothing here can be changed or removed.
+      </p>
       <form className="filters" method="get" data-testid="audit-filters">
         <label>
           Who <input name="actor" defaultValue={raw.actor ?? ""} placeholder="part of a name" />
@@ -56,7 +59,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
         </p>
       ))}
       <p>
-        <span data-testid="audit-total">{page.total}</span> entries.{" "}
+        <span data-testid="audit-total">{page.total}</span> entries standing for <span data-testid="audit-requests">{page.requests}</span> requests.{" "}
         <a href={`/api/v1/audit/export?${new URLSearchParams([...kept, ["format", "json"]])}`}>Export JSON</a> ·{" "}
         <a href={`/api/v1/audit/export?${new URLSearchParams([...kept, ["format", "csv"]])}`}>Export CSV</a>
       </p>
@@ -64,6 +67,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
         <thead>
           <tr>
             <th>When (UTC)</th>
+            <th>Times</th>
             <th>Who</th>
             <th>Role</th>
             <th>What</th>
@@ -74,8 +78,12 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
         </thead>
         <tbody>
           {page.entries.map((e) => (
-            <tr key={e.id} data-action={e.action} data-status={e.status}>
-              <td data-label="When (UTC)">{e.at.replace("T", " ").slice(0, 19)}</td>
+            <tr key={e.id} data-action={e.action} data-status={e.status} data-count={e.count}>
+              <td data-label="When (UTC)">
+                {when(e.at)}
+                {e.lastAt ? <span className="sub">to {when(e.lastAt)}</span> : null}
+              </td>
+              <td data-label="Times">{e.count > 1 ? `×${e.count}` : "1"}</td>
               <td data-label="Who">{e.actor}</td>
               <td data-label="Role">{e.role ?? "—"}</td>
               <td data-label="What">
@@ -112,3 +120,5 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
     </>
   );
 }
+
+const when = (iso: string) => iso.replace("T", " ").slice(0, 19);

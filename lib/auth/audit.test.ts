@@ -4,7 +4,8 @@ import { GET as exportRoute } from "@/app/api/v1/audit/export/route";
 import { GET as listRoute } from "@/app/api/v1/audit/route";
 import { setDatabaseUrl } from "@/lib/env";
 import { migratedDatabase } from "@/test/incident-db";
-import { recordAudit } from "./audit";
+import { flushRefusals, recordAudit } from "./audit";
+import { noteRefusal } from "./refusals";
 
 // The audit log as an admin reads it (FAULTLINE_AUTH=none: the local admin), against a real PostgreSQL.
 
@@ -57,10 +58,33 @@ describe("the audit log", () => {
     const csv = await get("/api/v1/audit/export?format=csv&outcome=refused");
     expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     const lines = (await csv.text()).trim().split("\r\n");
-    expect(lines[0]).toBe("id,at,actor,role,method,route,action,objectType,objectId,remote,status,detail");
-    expect(lines[1]).toContain(`,"'=HYPERLINK(""http://evil"")",,POST,/api/v1/demo/api-server,demo.api-server,,,,403,`);
+    expect(lines[0]).toBe("id,at,lastAt,count,actor,role,method,route,action,objectType,objectId,remote,status,detail");
+    expect(lines[1]).toContain(`,,1,"'=HYPERLINK(""http://evil"")",,POST,/api/v1/demo/api-server,demo.api-server,,,,403,`);
     expect(lines[2]).toContain(
       ",vera@example.org,viewer,POST,/api/v1/incidents/[id]/acknowledge,incident.acknowledge,incident,3,10.0.0.5,403,vera is a viewer",
     );
+  });
+
+  it("shows refusals alike as one row with how many and from when to when, and sums the requests its entries stand for", async () => {
+    const forged = {
+      actor: "(unknown)",
+      role: "anonymous",
+      method: "POST",
+      route: "/api/v1/incidents/[id]/notes",
+      action: "edge.cross-site",
+      remote: "192.0.2.9",
+    };
+    for (let i = 0; i < 3; i++) noteRefusal({ ...forged, status: 403, reason: "cross-site", detail: "cross-site request refused: Origin is null" }, at(20 + i));
+    expect(await flushRefusals()).toBe(1);
+    const page = await (await get("/api/v1/audit?action=edge.")).json();
+    expect(page.entries.map((e: { count: number; at: string; lastAt: string; role: string }) => [e.count, e.at, e.lastAt, e.role])).toEqual([
+      [3, at(20).toISOString(), at(22).toISOString(), "anonymous"],
+    ]);
+    expect([page.total, page.requests]).toEqual([1, 3]);
+    // Newest first by when it happened, though written after the entries of minutes 0 to 11.
+    const all = await (await get("/api/v1/audit?limit=2")).json();
+    expect(all.entries.map((e: { action: string }) => e.action)).toEqual(["edge.cross-site", "demo.api-server"]);
+    const rest = await (await get(`/api/v1/audit?limit=100&before=${all.next}`)).json();
+    expect(rest.entries).toHaveLength(6);
   });
 });

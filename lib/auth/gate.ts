@@ -1,10 +1,12 @@
 import { loadEnv } from "@/lib/env";
 import { recordAudit } from "./audit";
 import { identify, type HeaderSource, type Identity, type Principal } from "./identify";
+import { ANONYMOUS, NO_ROLE } from "./principal";
+import { noteRefusal } from "./refusals";
 import { allows, type Need, type Role } from "./roles";
 
 // THE place where a request's role is checked, for route handlers (lib/http/route.ts) and pages (page.ts) alike,
-// and where every state-changing request is written to the audit log with its outcome.
+// and where every state-changing request and every refusal is written to the audit log with its outcome.
 
 export interface Guarded {
   /** What the route needs (declared next to it: route({ role })). */
@@ -17,7 +19,8 @@ export interface Guarded {
   object?: { type: string; id: string };
 }
 
-export type Access = { ok: true; principal?: Principal; peer?: string } | Extract<Identity, { ok: false }>;
+/** A refusal says whose it is when the person is known: their name, and their role when it was only not enough. */
+export type Access = { ok: true; principal?: Principal; peer?: string } | (Extract<Identity, { ok: false }> & { role?: Role });
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -29,40 +32,65 @@ export async function checkAccess(headers: HeaderSource, need: Need): Promise<Ac
   if (!identity.ok) return identity;
   noteSignIn(identity.principal, identity.peer);
   if (allows(identity.principal.role, need)) return identity;
-  return { ok: false, status: 403, error: refusal(identity.principal, need), user: identity.principal.user, peer: identity.peer };
+  return {
+    ok: false,
+    status: 403,
+    error: refusal(identity.principal, need),
+    user: identity.principal.user,
+    role: identity.principal.role,
+    peer: identity.peer,
+  };
 }
 
 function refusal(p: Principal, need: Role): string {
   return `${p.user} is a ${p.role}; this needs the ${need} role`;
 }
 
-/** Runs `act` as the signed-in person when their role allows it, answers 401/403 otherwise; audits changes. */
+/** The name and role a refusal is recorded under: "none" for someone without a role, "anonymous" for nobody identified. */
+export function refusedAs(access: Extract<Access, { ok: false }>): { actor: string; role: string } {
+  if (!access.user) return { actor: "(unknown)", role: ANONYMOUS };
+  return { actor: access.user, role: access.role ?? NO_ROLE };
+}
+
+/**
+ * Runs `act` as the signed-in person when their role allows it, answers 401/403 otherwise. Audits changes (a 4xx
+ * of the domain as a refusal) and every refusal; a refusal is noted in memory, so its answer waits on no write.
+ */
 export async function guard(request: Request, g: Guarded, act: (who: Principal | undefined) => Promise<Response>): Promise<Response> {
   const access = await checkAccess(request.headers, g.need);
   const changes = !READS.has(g.method) && g.need !== "public" && g.need !== "machine";
   if (!access.ok) {
-    if (changes) await audit(g, access.user ?? "(unknown)", undefined, access.peer, access.status, access.error);
+    noteRefusal({ ...refusedAs(access), ...where(g), remote: access.peer, status: access.status, reason: access.error, detail: access.error });
     return Response.json({ error: access.error }, { status: access.status, headers: { "Cache-Control": "no-store" } });
   }
   const response = await act(access.principal);
-  if (changes) await audit(g, access.principal!.user, access.principal!.role, access.peer, response.status);
+  if (!changes) return response;
+  const who = { actor: access.principal!.user, role: access.principal!.role, remote: access.peer, status: response.status };
+  if (response.status >= 400 && response.status < 500) {
+    const why = await errorOf(response);
+    noteRefusal({ ...who, ...where(g), reason: why ?? String(response.status), detail: why });
+  } else await recordAudit({ ...who, ...where(g) });
   return response;
 }
 
-function audit(g: Guarded, actor: string, role: string | undefined, remote: string | undefined, status: number, detail?: string) {
-  return recordAudit({
-    actor,
-    role,
-    method: g.method,
-    route: g.route,
-    action: g.action ?? `${g.method} ${g.route}`,
-    objectType: g.object?.type,
-    objectId: g.object?.id,
-    remote,
-    status,
-    detail,
-  });
+/** The `error` of a refusal's JSON answer, read from a copy (the answer itself goes out untouched). */
+async function errorOf(response: Response): Promise<string | undefined> {
+  if (!response.headers.get("content-type")?.startsWith("application/json")) return undefined;
+  try {
+    const body = (await response.clone().json()) as { error?: unknown };
+    return typeof body.error === "string" ? body.error.slice(0, 1000) : undefined;
+  } catch {
+    return undefined;
+  }
 }
+
+const where = (g: Guarded) => ({
+  method: g.method,
+  route: g.route,
+  action: g.action ?? `${g.method} ${g.route}`,
+  objectType: g.object?.type,
+  objectId: g.object?.id,
+});
 
 // A proxy sends identity with every request: the first one of a person (or of a new role) is their sign-in.
 const seen = new Map<string, Role>();

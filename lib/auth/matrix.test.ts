@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setDatabaseUrl } from "@/lib/env";
 import { HANDLER_METHODS, scanAppRoutes } from "@/lib/http/route-table";
 import { migratedDatabase } from "@/test/incident-db";
+import { flushRefusals } from "./audit";
 import { PEER_HEADER } from "./peer";
 
 // Every route and method of the app x every identity, in proxy mode (the easiest way to be each role): the
@@ -108,6 +109,8 @@ async function call(pattern: string, method: string, headers: Record<string, str
   try {
     const response = await mod[method](request, { params: Promise.resolve(params) });
     await response.body?.cancel();
+    // Each call its own window of refusals, so every one is itemised (past ITEMISED a window counts the rest by status).
+    await flushRefusals();
     return response.status;
   } catch {
     return 500; // a fault past the role check (no demo cluster in this test) is still "not refused"
@@ -168,20 +171,25 @@ describe("who may call what", () => {
     }
   });
 
-  it("records refused and allowed changes in the audit log, with who, what and from where", async () => {
+  it("records refused changes and refused reads in the audit log, with who, their role, what and from where", async () => {
     const { prisma } = db;
     const rows = await prisma.auditEntry.findMany({ where: { route: "/api/v1/incidents/[id]/acknowledge" }, orderBy: { id: "asc" } });
-    expect(rows.map((r) => [r.actor, r.status, r.action, r.objectType, r.objectId, r.remote])).toEqual([
-      ["(unknown)", 403, "incident.acknowledge", "incident", "987654", "192.0.2.7"],
-      ["(unknown)", 403, "incident.acknowledge", "incident", "987654", null],
-      ["(unknown)", 401, "incident.acknowledge", "incident", "987654", PROXY],
-      ["nobody@example.org", 403, "incident.acknowledge", "incident", "987654", PROXY],
-      ["faultline", 403, "incident.acknowledge", "incident", "987654", PROXY],
-      ["vera@example.org", 403, "incident.acknowledge", "incident", "987654", PROXY],
-      ["rosa@example.org", 404, "incident.acknowledge", "incident", "987654", PROXY],
-      ["adam@example.org", 404, "incident.acknowledge", "incident", "987654", PROXY],
+    expect(rows.map((r) => [r.actor, r.role, r.status, r.action, r.objectType, r.objectId, r.remote, r.count])).toEqual([
+      ["(unknown)", "anonymous", 403, "incident.acknowledge", "incident", "987654", "192.0.2.7", 1],
+      ["(unknown)", "anonymous", 403, "incident.acknowledge", "incident", "987654", null, 1],
+      ["(unknown)", "anonymous", 401, "incident.acknowledge", "incident", "987654", PROXY, 1],
+      ["nobody@example.org", "none", 403, "incident.acknowledge", "incident", "987654", PROXY, 1],
+      ["faultline", "none", 403, "incident.acknowledge", "incident", "987654", PROXY, 1],
+      ["vera@example.org", "viewer", 403, "incident.acknowledge", "incident", "987654", PROXY, 1],
+      ["rosa@example.org", "responder", 404, "incident.acknowledge", "incident", "987654", PROXY, 1],
+      ["adam@example.org", "admin", 404, "incident.acknowledge", "incident", "987654", PROXY, 1],
     ]);
     expect(rows.find((r) => r.actor === "vera@example.org")?.detail).toBe("vera@example.org is a viewer; this needs the responder role");
+    // A read refused is recorded too: the viewer's look at the audit log, under their role.
+    const read = await prisma.auditEntry.findMany({ where: { route: "/api/v1/audit", actor: "vera@example.org" } });
+    expect(read.map((r) => [r.method, r.role, r.status, r.detail])).toEqual([
+      ["GET", "viewer", 403, "vera@example.org is a viewer; this needs the admin role"],
+    ]);
     // A proxy user's first request is their sign-in.
     const signins = await prisma.auditEntry.findMany({ where: { action: "auth.signin" } });
     expect(signins.map((r) => `${r.actor} ${r.role}`).sort()).toEqual(["adam@example.org admin", "rosa@example.org responder", "vera@example.org viewer"]);

@@ -4,9 +4,12 @@ import { NotFound } from "@/lib/errors";
 import { processSlot } from "@/lib/process-slot";
 import { cleanText } from "@/lib/text/outside-text";
 import { recordAudit } from "./audit";
-import { principalOf } from "./principal";
+import { ANONYMOUS, NO_ROLE, principalOf } from "./principal";
+import { noteRefusal } from "./refusals";
 import { PEER_HEADER } from "./peer";
-import { cookieValue, createSession, endSession, renewSession, SESSION_COOKIE, sessionRow, type Session } from "./sessions";
+import { cookieValue, SESSION_COOKIE } from "./session-cookie";
+import type { PrismaClient } from "@/lib/db/generated/client";
+import { createSession, endSession, renewExpired, sessionRow, type Session } from "./sessions";
 
 // FAULTLINE_AUTH=oidc: the authorization code flow with PKCE (openid-client), sessions kept in Postgres.
 // /auth/start sends the browser to the provider, /auth/callback comes back with a code, /api/v1/auth/signout ends it.
@@ -85,8 +88,11 @@ export async function finishSignIn(request: Request): Promise<Response> {
   const env = oidcEnv();
   const peer = request.headers.get(PEER_HEADER) ?? undefined;
   const clearFlow = cookie(FLOW_COOKIE, "", "/auth", 0, env);
-  const audit = (actor: string, status: number, detail: string, role?: string) =>
-    recordAudit({ actor, role, method: "GET", route: "/auth/callback", action: "auth.signin", remote: peer, status, detail });
+  // A failed sign-in is a refusal: gathered like the others, so a flood of bad callbacks cannot fill the table.
+  const audit = (actor: string, status: number, detail: string, role: string) => {
+    const entry = { actor, role, method: "GET", route: "/auth/callback", action: "auth.signin", remote: peer, status, detail };
+    return status >= 400 ? noteRefusal({ ...entry, reason: detail }) : recordAudit(entry);
+  };
   const [state, verifier] = (cookieValue(request.headers, FLOW_COOKIE) ?? "").split(".");
   const current = new URL(env.FAULTLINE_OIDC_REDIRECT_URL);
   current.search = new URL(request.url).search;
@@ -96,7 +102,7 @@ export async function finishSignIn(request: Request): Promise<Response> {
     tokens = await oidc.authorizationCodeGrant(await configuration(env), current, { pkceCodeVerifier: verifier, expectedState: state });
   } catch (error) {
     const why = cleanText((error as Error).message, 300);
-    await audit("(unknown)", 401, `sign-in failed: ${why}`);
+    audit("(unknown)", 401, `sign-in failed: ${why}`, ANONYMOUS);
     return redirect(`/auth/signin?error=${encodeURIComponent(why)}`, [clearFlow]);
   }
   const config = await configuration(env);
@@ -108,7 +114,7 @@ export async function finishSignIn(request: Request): Promise<Response> {
   const groups = groupsOf(claims[env.FAULTLINE_OIDC_GROUPS_CLAIM]);
   const identity = principalOf(user, groups, "oidc", env, peer);
   if (!identity.ok && RESERVED(identity.error)) {
-    await audit(user, 403, identity.error);
+    audit(user, 403, identity.error, NO_ROLE);
     return redirect(`/auth/signin?error=${encodeURIComponent(identity.error)}`, [clearFlow]);
   }
   const seconds = lifetime(tokens.expires_in);
@@ -119,7 +125,7 @@ export async function finishSignIn(request: Request): Promise<Response> {
     refreshToken: tokens.refresh_token ?? null,
     idToken: tokens.id_token ?? null,
   });
-  await audit(user, 302, `via oidc; groups: ${groups.join(", ") || "none"}`, identity.ok ? identity.principal.role : undefined);
+  await audit(user, 302, `via oidc; groups: ${groups.join(", ") || "none"}`, identity.ok ? identity.principal.role : NO_ROLE);
   // A person without a role is signed in all the same: the pages then say why they see nothing (403).
   return redirect("/", [clearFlow, cookie(SESSION_COOKIE, id, "/", MAX_SESSION_SECONDS, env)]);
 }
@@ -129,37 +135,44 @@ const RESERVED = (error: string) => error.includes("Faultline itself acts under"
 const refreshing = processSlot<Map<string, Promise<Session | undefined>>>("oidc.refreshing");
 
 /** An expired session with a refresh token gets new tokens; undefined when it cannot (then: sign in again). */
-export function refreshSession(id: string, session: Session): Promise<Session | undefined> {
-  // A page's layouts and the page itself ask at once: one refresh per session, or a rotating provider would
-  // see the same refresh token twice and revoke it.
+export function refreshSession(id: string): Promise<Session | undefined> {
+  // A page's layouts and the page itself ask at once: in this process they share one refresh, rather than queue
+  // on the session's row one after another (refreshAcrossReplicas serializes the replicas).
   const inflight = refreshing.getOrCreate(() => new Map());
   let pending = inflight.get(id);
   if (!pending) {
-    pending = refreshOnce(id, session).finally(() => inflight.delete(id));
+    pending = refreshAcrossReplicas(id).finally(() => inflight.delete(id));
     inflight.set(id, pending);
   }
   return pending;
 }
 
-async function refreshOnce(id: string, session: Session): Promise<Session | undefined> {
-  if (!session.refreshToken) return undefined;
+/**
+ * One refresh of a session among all replicas: under the session's row lock (sessions.ts renewExpired), so a
+ * rotating provider sees each refresh token once; a replica that waited uses the tokens the first one stored.
+ * `db`: the replica's own database client (tests run two).
+ */
+export async function refreshAcrossReplicas(id: string, db?: PrismaClient): Promise<Session | undefined> {
   const env = oidcEnv();
-  try {
-    const tokens = await oidc.refreshTokenGrant(await configuration(env), session.refreshToken);
-    const claims = tokens.claims();
-    const renewed = {
-      expiresAt: new Date(Date.now() + lifetime(tokens.expires_in) * 1000),
-      groups: claims && env.FAULTLINE_OIDC_GROUPS_CLAIM in claims ? groupsOf(claims[env.FAULTLINE_OIDC_GROUPS_CLAIM]) : session.groups,
-      refreshToken: tokens.refresh_token ?? session.refreshToken,
-      idToken: tokens.id_token ?? session.idToken,
-    };
-    await renewSession(id, renewed);
-    return { ...session, ...renewed };
-  } catch (error) {
-    console.warn(`[faultline] a session of ${session.user} could not be refreshed: ${cleanText((error as Error).message, 300)}`);
-    await endSession(id);
-    return undefined;
-  }
+  return renewExpired(
+    id,
+    async (session) => {
+      try {
+        const tokens = await oidc.refreshTokenGrant(await configuration(env), session.refreshToken!);
+        const claims = tokens.claims();
+        return {
+          expiresAt: new Date(Date.now() + lifetime(tokens.expires_in) * 1000),
+          groups: claims && env.FAULTLINE_OIDC_GROUPS_CLAIM in claims ? groupsOf(claims[env.FAULTLINE_OIDC_GROUPS_CLAIM]) : session.groups,
+          refreshToken: tokens.refresh_token ?? session.refreshToken,
+          idToken: tokens.id_token ?? session.idToken,
+        };
+      } catch (error) {
+        console.warn(`[faultline] a session of ${session.user} could not be refreshed: ${cleanText((error as Error).message, 300)}`);
+        return "ended";
+      }
+    },
+    db,
+  );
 }
 
 /** POST /api/v1/auth/signout: the session ends here and now; the cookie is cleared. */

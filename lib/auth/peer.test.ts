@@ -5,6 +5,7 @@ import { GET as listIncidents } from "@/app/api/v1/incidents/route";
 import { POST as addNote } from "@/app/api/v1/incidents/[id]/notes/route";
 import { setDatabaseUrl } from "@/lib/env";
 import { migratedDatabase } from "@/test/incident-db";
+import { flushRefusals } from "./audit";
 import { stampPeer } from "./peer";
 
 // Proxy mode over real HTTP: a Node server that stamps the socket's address as scripts/start.ts does, in front of
@@ -98,7 +99,12 @@ describe("proxy mode over HTTP", () => {
     expect(await send("127.0.0.2", "GET", "/api/v1/incidents", admin)).toEqual(refused);
     expect(await send("127.0.0.2", "GET", "/api/v1/incidents", { ...admin, "X-Faultline-Peer": "127.0.0.1", "X-Forwarded-For": "127.0.0.1" })).toEqual(refused);
     expect(await send("127.0.0.2", "POST", "/api/v1/incidents/5/notes", { ...admin, "x-faultline-peer": "127.0.0.1" }, '{"text":"x"}')).toEqual(refused);
-    const audited = await db.prisma.auditEntry.findMany({ where: { remote: "127.0.0.2" } });
-    expect(audited.map((r) => [r.status, r.action])).toEqual([[403, "incident.note"]]);
+    // Every refusal is recorded, reads too; the two alike as one row that counts them.
+    await flushRefusals();
+    const audited = await db.prisma.auditEntry.findMany({ where: { remote: "127.0.0.2" }, orderBy: { id: "asc" } });
+    expect(audited.map((r) => [r.status, r.action, r.actor, r.role, r.count])).toEqual([
+      [403, "GET /api/v1/incidents", "(unknown)", "anonymous", 2],
+      [403, "incident.note", "(unknown)", "anonymous", 1],
+    ]);
   });
 });

@@ -1,7 +1,10 @@
+import { inRanges } from "@/lib/auth-config";
 import type { Env } from "@/lib/env";
+import { cleanText } from "@/lib/text/outside-text";
 import { RESERVED_ACTORS, roleFromGroups, type Role } from "./roles";
 
-// Who someone is once a mode has read their name and groups, and the refusals every mode shares.
+// Who someone is once a mode has read their name and groups, and the refusals every mode shares. No database here:
+// the edge reads who a refused request came from with it too (refusals.ts).
 
 export interface Principal {
   /** The name recorded as the actor of what they do. */
@@ -24,6 +27,13 @@ export interface HeaderSource {
   get(name: string): string | null;
 }
 
+/** FAULTLINE_AUTH=none: one person at the machine, the admin. */
+export const LOCAL: Principal = { user: "local", role: "admin", groups: [], via: "none" };
+
+/** The role recorded for a request nobody was identified from, and for someone whose groups give no role. */
+export const ANONYMOUS = "anonymous";
+export const NO_ROLE = "none";
+
 /** A person's identity from their name and groups, with the refusals every mode shares. */
 export function principalOf(user: string, groups: string[], via: Principal["via"], env: Env, peer?: string): Identity {
   if (RESERVED_ACTORS.has(user.toLowerCase()))
@@ -38,4 +48,31 @@ export function principalOf(user: string, groups: string[], via: Principal["via"
       peer,
     };
   return { ok: true, principal: { user, role, groups, via }, peer };
+}
+
+/** A header's value cleaned of what cannot be stored or shown, bounded. */
+function headerText(headers: HeaderSource, name: string, max = 256): string | undefined {
+  const value = headers.get(name)?.trim();
+  return value ? cleanText(value, max) : undefined;
+}
+
+/** FAULTLINE_AUTH=proxy: the identity headers, believed only from the proxy's address. */
+export function proxyIdentity(headers: HeaderSource, peer: string | undefined, env: Env): Identity {
+  // From anywhere else nobody is trusted, headers or not.
+  if (!peer || !inRanges(peer, env.FAULTLINE_PROXY_SOURCES ?? []))
+    return { ok: false, status: 403, error: "requests are accepted only through the authenticating proxy", peer };
+  const user = headerText(headers, env.FAULTLINE_PROXY_EMAIL_HEADER) ?? headerText(headers, env.FAULTLINE_PROXY_USER_HEADER);
+  if (!user) return { ok: false, status: 401, error: "not signed in: the authenticating proxy sent no user", peer };
+  const groups = (headerText(headers, env.FAULTLINE_PROXY_GROUPS_HEADER, 8192) ?? "")
+    .split(",")
+    .map((g) => g.trim())
+    .filter(Boolean)
+    .slice(0, 500);
+  return principalOf(user, groups, "proxy", env, peer);
+}
+
+/** Who and with what role an identity is, as the audit log records it. */
+export function recordedAs(identity: Identity): { actor: string; role: string } {
+  if (identity.ok) return { actor: identity.principal.user, role: identity.principal.role };
+  return identity.user ? { actor: identity.user, role: NO_ROLE } : { actor: "(unknown)", role: ANONYMOUS };
 }

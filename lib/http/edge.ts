@@ -1,5 +1,6 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
+import { claimedBy, noteRefusal, ROUTE_HEADER } from "@/lib/auth/refusals";
 import { bodyLimitOf, declaresBody, readBoundedBody, replayRequest, type BodyRules } from "./body-limit";
 import { errorReply } from "./error-reply";
 import { guard, type EdgeSecurity } from "./guard";
@@ -11,13 +12,23 @@ import { applySecurityHeaders } from "./security-headers";
 // The checks every request passes before Next.js sees it: a Host the server answers to, no forged state change,
 // a machine route's token (guard.ts), a path that decodes, a method the route serves, a body within the route's
 // limit. What fails gets a 4xx naming the problem ({ error } under /api/, plain text elsewhere); the body is
-// never echoed back. Every response, refusals included, carries the security headers (security-headers.ts).
+// never echoed back. Every response, refusals included, carries the security headers (security-headers.ts). Every
+// refusal is noted for the audit log after it is answered, in memory (lib/auth/refusals.ts): no database call here.
 
 export type Handle = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export type Decision =
   | { pass: true; limit: number }
-  | { pass: false; status: number; error: string; allow?: string[]; headers?: Record<string, string>; extra?: Record<string, unknown> };
+  | {
+      pass: false;
+      status: number;
+      error: string;
+      /** Which check refused it, for the audit log (its action is edge.<reason>). */
+      reason: string;
+      allow?: string[];
+      headers?: Record<string, string>;
+      extra?: Record<string, unknown>;
+    };
 
 const ASSETS: RouteSpec = { pattern: "/_next", kind: "page", allow: ["GET", "HEAD", "OPTIONS"] };
 /**
@@ -38,20 +49,21 @@ export interface EdgeRoutes {
 
 /** What to do with a request, from its method, target and declared length alone. */
 export function decide(method: string, target: string, contentLength: number | undefined, routes: EdgeRoutes): Decision {
-  if (!target.startsWith("/")) return { pass: false, status: 400, error: "the request target must be a path starting with /" };
+  if (!target.startsWith("/")) return { pass: false, status: 400, error: "the request target must be a path starting with /", reason: "path" };
   const problem = percentEncodingProblem(target);
-  if (problem) return { pass: false, status: 400, error: problem };
+  if (problem) return { pass: false, status: 400, error: problem, reason: "path" };
   const pathname = target.split(/[?#]/)[0];
   const pattern = routes.label(pathname);
   const spec = pattern.startsWith("/_next/") ? ASSETS : routes.specs.get(pattern);
   if (!spec) {
     // Next answers GET with its not-found page; nothing else is served at a path no route has.
     if (method === "GET" || method === "HEAD") return contentLength ? tooLarge(routes, 0, method, pattern) : { pass: true, limit: 0 };
-    return { pass: false, status: 404, error: `no route at ${pathname.length > 200 ? `${pathname.slice(0, 200)}…` : pathname}` };
+    return { pass: false, status: 404, error: `no route at ${pathname.length > 200 ? `${pathname.slice(0, 200)}…` : pathname}`, reason: "no-route" };
   }
-  if (method === "OPTIONS") return { pass: false, status: 204, error: "", allow: spec.allow };
+  if (method === "OPTIONS") return { pass: false, status: 204, error: "", reason: "preflight", allow: spec.allow };
   if (!spec.allow.includes(method)) {
-    return { pass: false, status: 405, error: `method ${method} is not allowed on ${spec.pattern}; allowed: ${spec.allow.join(", ")}`, allow: spec.allow };
+    const error = `method ${method} is not allowed on ${spec.pattern}; allowed: ${spec.allow.join(", ")}`;
+    return { pass: false, status: 405, error, reason: "method", allow: spec.allow };
   }
   const limit = bodyLimitOf(spec, routes.bodies);
   if (contentLength !== undefined && contentLength > limit) return tooLarge(routes, limit, method, spec.pattern, { bytes: contentLength, declared: true });
@@ -66,10 +78,10 @@ function tooLarge(routes: EdgeRoutes, limit: number, method: string, pattern: st
   const reply = own && errorReply(own);
   if (reply) {
     const { error, ...extra } = reply.body;
-    return { pass: false, status: reply.status, error, headers: reply.headers, extra };
+    return { pass: false, status: reply.status, error, reason: "body-too-large", headers: reply.headers, extra };
   }
   const error = limit === 0 ? `${method} ${pattern} takes no request body` : `request body larger than ${limit} bytes, the limit of ${method} ${pattern}`;
-  return { pass: false, status: 413, error };
+  return { pass: false, status: 413, error, reason: "body-too-large" };
 }
 
 /** The request listener: checks, then hands the request to `handle` (Next's request handler). */
@@ -80,26 +92,28 @@ export function createEdge(routes: EdgeRoutes, handle: Handle) {
     const declared = req.headers["content-length"] === undefined ? undefined : Number(req.headers["content-length"]);
     const { security } = routes;
     if (security) applySecurityHeaders(req, res, security.styleHashes);
+    const pattern = routes.label(target.split(/[?#]/)[0]);
+    stampRoute(req, method, pattern);
     const header = nextHeaderProblem(req.headers);
     const tls = "encrypted" in req.socket && Boolean(req.socket.encrypted);
-    const refused = security && guard(method, routes.label(target.split(/[?#]/)[0]), req.headers, tls, security);
+    const refused = security && guard(method, pattern, req.headers, tls, security);
     const decision: Decision = header
-      ? { pass: false, status: 400, error: header }
+      ? { pass: false, status: 400, error: header, reason: "header" }
       : refused
         ? { pass: false, ...refused }
         : decide(method, target, declared, routes);
-    if (!decision.pass) return reply(req, res, decision);
+    if (!decision.pass) return reply(req, res, decision, pattern);
     if (!declaresBody(req)) return handle(req, res);
     if (expectsContinue) res.writeContinue();
     const read = await readBoundedBody(req, decision.limit);
     if ("aborted" in read) return void res.destroy();
-    if ("tooLarge" in read)
-      return reply(req, res, tooLarge(routes, decision.limit, method, routes.label(target.split(/[?#]/)[0]), { bytes: read.tooLarge, declared: false }));
+    if ("tooLarge" in read) return reply(req, res, tooLarge(routes, decision.limit, method, pattern, { bytes: read.tooLarge, declared: false }), pattern);
     return handle(replayRequest(req, read.body), res);
   };
 
   const onConnect = (req: IncomingMessage, socket: Duplex) => {
     const decision = decide("CONNECT", req.url ?? "", undefined, routes) as Refusal;
+    noteEdgeRefusal(req, routes.label((req.url ?? "").split(/[?#]/)[0]), decision);
     const body = JSON.stringify({ error: decision.error });
     const head = [
       `HTTP/1.1 ${decision.status} ${STATUS_CODES[decision.status]}`,
@@ -120,7 +134,7 @@ export function createEdge(routes: EdgeRoutes, handle: Handle) {
   return { onRequest, onConnect };
 }
 
-function reply(req: IncomingMessage, res: ServerResponse, decision: Refusal): void {
+function reply(req: IncomingMessage, res: ServerResponse, decision: Refusal, pattern: string): void {
   const api = (req.url ?? "").startsWith("/api/");
   const unread = declaresBody(req) && !req.complete;
   const headers: Record<string, string> = { "Cache-Control": "no-store", ...decision.headers };
@@ -134,6 +148,35 @@ function reply(req: IncomingMessage, res: ServerResponse, decision: Refusal): vo
     res.writeHead(decision.status, headers).end(req.method === "HEAD" ? undefined : body);
   }
   if (unread) linger(req);
+  if (decision.status >= 400) noteEdgeRefusal(req, pattern, decision);
+}
+
+/** The route pattern a request was checked as, for the page it reaches (lib/auth/page.ts); a client's value is replaced. */
+function stampRoute(req: IncomingMessage, method: string, pattern: string): void {
+  req.headers[ROUTE_HEADER] = `${method} ${pattern}`;
+  const raw = req.rawHeaders;
+  for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i].toLowerCase() === ROUTE_HEADER) raw.splice(i, 2);
+  raw.push(ROUTE_HEADER, req.headers[ROUTE_HEADER]);
+}
+
+/** A refusal for the audit log, under whom the request claims to be; noting it can never undo the answer. */
+function noteEdgeRefusal(req: IncomingMessage, route: string, decision: Refusal): void {
+  try {
+    const remote = req.socket.remoteAddress;
+    const headers = { get: (name: string) => [req.headers[name.toLowerCase()] ?? []].flat().join(", ") || null };
+    noteRefusal({
+      ...claimedBy(headers, remote),
+      method: req.method ?? "GET",
+      route,
+      action: `edge.${decision.reason}`,
+      remote,
+      status: decision.status,
+      reason: decision.reason,
+      detail: decision.error,
+    });
+  } catch (error) {
+    console.error(`[faultline] a refusal (${decision.status}) was answered but not noted for the audit log: ${(error as Error).message}`);
+  }
 }
 
 /**

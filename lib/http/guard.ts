@@ -19,21 +19,24 @@ export interface EdgeSecurity {
 export interface GuardRefusal {
   status: number;
   error: string;
+  /** Which rule refused it, for the audit log: host, machine-token, content-type, cross-site. */
+  reason: string;
   headers?: Record<string, string>;
 }
 
 /** The refusal for a request, or null when it may go on to the route checks (edge.ts decide). */
 export function guard(method: string, pattern: string, headers: IncomingHttpHeaders, tls: boolean, security: EdgeSecurity): GuardRefusal | null {
   const misdirected = hostProblem(headers.host, security.hosts);
-  if (misdirected) return misdirected;
+  if (misdirected) return { ...misdirected, reason: "host" };
   const machine = checkMachine(security.machines.get(pattern), headers.authorization, security.signInOn?.() ?? false);
-  if (!machine.ok) return { status: 401, error: machine.error, headers: { "WWW-Authenticate": 'Bearer realm="faultline"' } };
+  if (!machine.ok) return { status: 401, error: machine.error, reason: "machine-token", headers: { "WWW-Authenticate": 'Bearer realm="faultline"' } };
   if (!STATE_CHANGING.has(method)) return null;
   const type = contentTypeProblem(headers["content-type"]);
-  if (type) return type;
+  if (type) return { ...type, reason: "content-type" };
   // A machine that showed its token needs no Origin: Alertmanager sends none.
   if (machine.authenticated) return null;
   const fetchSite = typeof headers["sec-fetch-site"] === "string" ? headers["sec-fetch-site"] : undefined;
   const host = headers.host!.toLowerCase();
-  return originProblem(headers.origin, fetchSite, ownOrigin(host, security.hosts.get(host) ?? (tls ? "https" : "http")));
+  const forged = originProblem(headers.origin, fetchSite, ownOrigin(host, security.hosts.get(host) ?? (tls ? "https" : "http")));
+  return forged && { ...forged, reason: "cross-site" };
 }
