@@ -49,7 +49,7 @@ export function FleetFilters({ values, errors }: { values: { state: string; q: s
       </button>
       {values.state || values.q ? <Link href="/fleet">Clear filters</Link> : null}
       {problems.length > 0 ? (
-        <p className="field-error" role="alert">
+        <p className="field-error" role="alert" data-testid="fleet-filter-errors">
           Ignored: {problems.map(([k, v]) => `${k} ${v.join("; ")}`).join("; ")}
         </p>
       ) : null}
