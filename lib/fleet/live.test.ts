@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as fleetEvents } from "@/app/api/v1/fleet/events/route";
+import { GET as fleetList } from "@/app/api/v1/fleet/route";
 import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { setDatabaseUrl } from "@/lib/env";
@@ -10,6 +12,7 @@ import { composeClusterHealth, type ClusterHealth } from "@/lib/signals/cluster-
 import { readSources } from "@/lib/sources/readings";
 import { demoSources } from "@/test/demo-sources";
 import { migratedDatabase } from "@/test/incident-db";
+import { nextEvent } from "@/test/sse";
 import { subscribeFleet, type FleetPush } from "./live";
 import { staleAfterMs } from "./read-fleet";
 
@@ -134,5 +137,40 @@ describe("the fleet's pushes", () => {
       ["alpha", "ok"],
     ]);
     page.stop();
+  });
+});
+
+describe("the fleet's routes", () => {
+  it("stream every row first as `event: fleet`, and refuse a parameter", async () => {
+    const abort = new AbortController();
+    const response = await fleetEvents(new Request("http://x/api/v1/fleet/events", { signal: abort.signal }));
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const push = JSON.parse(await nextEvent(response.body!.getReader(), "fleet")) as FleetPush;
+    abort.abort();
+    expect(push.full).toBe(true);
+    expect(push.rows.map((r) => r.name)).toEqual(["zulu", "echo", "alpha"]);
+    const refused = await fleetEvents(new Request("http://x/api/v1/fleet/events?state=critical"));
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ fields: { state: ["takes no parameters: the stream carries every row"] } });
+  });
+
+  it("list the rows the filter keeps, and answer a bad filter with a 400 naming it", async () => {
+    const listed = await fleetList(new Request("http://x/api/v1/fleet?state=critical,stale"));
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get("cache-control")).toBe("no-store");
+    expect(await listed.json()).toMatchObject({
+      count: 2,
+      total: 3,
+      rows: [
+        { name: "zulu", state: "critical" },
+        { name: "echo", state: "stale" },
+      ],
+    });
+    const bad = await fleetList(new Request("http://x/api/v1/fleet?state=on-fire&view=summary"));
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).fields).toEqual({
+      state: ['"on-fire" is not a state: expected critical, warning, unknown, stale, ok'],
+      view: ["unknown parameter: use state and q"],
+    });
   });
 });

@@ -9,6 +9,9 @@ import { readFleetIncidents, readStateSince, type SinceAsked } from "./stored";
 // The fleet's rows now: each cluster's latest health from memory (lib/live/registry.ts), its incidents and the
 // start of its state from PostgreSQL. A store that cannot be read costs the rows their incidents, not the page.
 
+/** A store slower than this is taken as down for this read: the page and the pushes never wait on a hung connection. */
+const STORE_TIMEOUT_MS = 5_000;
+
 /** A reading older than this is stale: five polls missed, and never under 30 s (a round may wait 5 s on a probe). */
 export function staleAfterMs(pollSeconds = loadEnv().FAULTLINE_POLL_SECONDS): number {
   return Math.max(30_000, pollSeconds * 5_000);
@@ -38,7 +41,13 @@ export async function readFleet(opts: { names?: string[]; previous?: ReadonlyMap
   let storeDown: string | undefined;
   try {
     const db = getDb();
-    const [incidents, since] = await Promise.all([readFleetIncidents(db, names), readStateSince(db, asked, ok)]);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the incident store did not answer within ${STORE_TIMEOUT_MS / 1000} s`)), STORE_TIMEOUT_MS);
+    });
+    const [incidents, since] = await Promise.race([Promise.all([readFleetIncidents(db, names), readStateSince(db, asked, ok)]), timeout]).finally(() =>
+      clearTimeout(timer),
+    );
     stored = { incidents, since };
   } catch (error) {
     // The driver's message ends with the reason an on-call can act on ("Can't reach database server at ...").
