@@ -26,7 +26,7 @@ interface Props {
 export function FleetView({ initial, filter, now: serverNow, pollMs }: Props) {
   const pushed = useLive([{ kind: "fleet" }]);
   // Stale clusters and every change are pushed: polling only stands in while the stream is down.
-  const query = useQuery({ ...fleetQuery(), initialData: initial, refetchInterval: pushed ? false : pollMs });
+  const query = useQuery({ ...fleetQuery(), initialData: initial, refetchInterval: pushed ? false : pollMs, refetchOnWindowFocus: !pushed });
   const now = useNow(serverNow, 5_000);
   const rows = sortFleet(query.data.rows);
   const shown = rows.filter((row) => matchesFleetFilter(row, filter));
