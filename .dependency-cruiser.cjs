@@ -42,10 +42,12 @@ const MAY_IMPORT = {
     "lib/process-slot.ts",
   ],
   "lib/exporter": ["lib/metrics.ts", "lib/live", "lib/db", "lib/signals", "lib/catalog", "lib/incidents", "lib/text", "lib/process-slot.ts"],
+  "lib/fleet": ["lib/live", "lib/signals", "lib/db", "lib/env.ts", "lib/process-slot.ts"],
   // The web.
   "lib/http": ["lib/errors.ts", "lib/text", "lib/metrics.ts", "lib/host-entry.ts", "lib/auth"],
   "lib/auth": ["lib/db", "lib/env.ts", "lib/auth-config.ts", "lib/text", "lib/errors.ts", "lib/process-slot.ts", "lib/metrics.ts"],
   "lib/views": [
+    "lib/fleet",
     "lib/incidents",
     "lib/live",
     "lib/signals",
@@ -69,7 +71,7 @@ const MAY_IMPORT = {
   "lib/text": [],
   "lib/db": ["lib/catalog", "lib/env.ts", "lib/free-port.ts", "lib/process-slot.ts"],
   "lib/demo": ["lib/sources", "lib/env.ts", "lib/errors.ts", "lib/process-slot.ts"],
-  "lib/startup.ts": ["lib/db", "lib/monitor", "lib/notifications", "lib/demo", "lib/catalog", "lib/clusters", "lib/env.ts", "lib/auth"],
+  "lib/startup.ts": ["lib/db", "lib/monitor", "lib/notifications", "lib/demo", "lib/catalog", "lib/clusters", "lib/fleet", "lib/env.ts", "lib/auth"],
   "lib/env.ts": ["lib/auth-config.ts", "lib/notify-config.ts", "lib/incident-rules-config.ts", "lib/host-entry.ts", "lib/json-var.ts"],
   "lib/auth-config.ts": ["lib/json-var.ts"],
   "lib/metrics.ts": ["lib/process-slot.ts"],

@@ -6,6 +6,7 @@ import { Providers } from "@/components/providers";
 import { SiteNav } from "@/components/site-nav";
 import { ViewerProvider } from "@/components/viewer";
 import { currentAccess } from "@/lib/auth/page";
+import { loadNav } from "@/lib/views/nav";
 import "./globals.css";
 import "./small-screens.css";
 
@@ -20,6 +21,7 @@ export const metadata: Metadata = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Who is looking, for the nav and the role-aware controls; each page checks its own role (lib/auth/page.ts).
   const { viewer } = await currentAccess();
+  const nav = await loadNav();
   return (
     <html lang="en">
       <body>
@@ -27,7 +29,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <Link href="/" className="brand">
             Fault<span>line</span>
           </Link>
-          <SiteNav viewer={viewer} />
+          <SiteNav viewer={viewer} fleet={nav.fleet} demo={nav.demo} />
         </header>
         <DemoBanner />
         <main>

@@ -51,8 +51,8 @@ export default async function HomePage() {
             runbooks; incidents opened from them and from your alerts, with the likely causes first.
           </p>
           <p>
-            <Link className="button button-primary" href="/health">
-              Live health
+            <Link className="button button-primary" href={clusters.length > 1 ? "/fleet" : "/health"}>
+              {clusters.length > 1 ? "Fleet" : "Live health"}
             </Link>{" "}
             <Link className="button" href="/incidents">
               Incidents

@@ -53,7 +53,7 @@ test("every page route has no serious or critical axe-core violation, on a deskt
   test.setTimeout(240_000);
   const incident = await sealedIncident(request);
   const routes = await pageRoutes(request, incident);
-  expect(routes.map((r) => r.pattern)).toEqual(expect.arrayContaining(["/", "/incidents/[id]", "/health", "/runbooks/[id]"]));
+  expect(routes.map((r) => r.pattern)).toEqual(expect.arrayContaining(["/", "/incidents/[id]", "/health", "/fleet", "/clusters/[name]", "/runbooks/[id]"]));
   const report: Record<string, Record<string, { counts: Record<Impact, number>; violations: Violation[] }>> = {};
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     const context = await browser.newContext({ viewport });

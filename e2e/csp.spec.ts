@@ -36,6 +36,7 @@ async function pageUrls(request: APIRequestContext): Promise<string[]> {
     "runbooks/[id]": (await get("/api/v1/runbooks")).runbooks[0].id,
     "blast-radius/[component]": (await get("/api/v1/blast-radius")).pages[0].id,
     "incidents/[id]": String((await get("/api/v1/incidents?status=open,acknowledged,resolved&limit=1")).incidents[0]?.id ?? 1),
+    "clusters/[name]": (await get("/api/v1/clusters")).clusters[0].name,
   };
   return scanAppRoutes(path.resolve("app"))
     .filter((s) => s.kind === "page")

@@ -60,6 +60,7 @@ export async function pageRoutes(request: APIRequestContext, incident: SealedInc
     catalog: incident.top,
     runbooks: "openbao-sealed-or-unreachable",
     "blast-radius": components[0],
+    clusters: "demo",
   };
   return scanAppRoutes(path.resolve("app"))
     .filter((r) => r.kind === "page")

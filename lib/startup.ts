@@ -5,6 +5,7 @@ import { getCatalog } from "@/lib/catalog/queries";
 import { ensureDatabase } from "@/lib/db/bootstrap";
 import { readFileSync } from "node:fs";
 import { ClusterConfigError, loadClustersFile } from "@/lib/clusters/config";
+import { setClusterLabels } from "@/lib/fleet/labels";
 import path from "node:path";
 import { startDemoPrometheus } from "@/lib/demo/prometheus";
 import { demoBookmarkSeconds, startDemoCluster } from "@/lib/demo/runtime";
@@ -48,6 +49,7 @@ export async function startServerProcess(): Promise<void> {
       console.error(`[faultline] invalid FAULTLINE_CLUSTERS_FILE: ${error.message}`);
       process.exit(2);
     }
+    setClusterLabels(clusters);
     for (const cluster of clusters) {
       const openBaoToken = cluster.openbao?.tokenFile ? readSecretFile(cluster.openbao.tokenFile) : undefined;
       startMonitor({ cluster, openBaoToken }, { simulated: false, pollSeconds: env.FAULTLINE_POLL_SECONDS });

@@ -29,7 +29,7 @@ function walk(suite, file, report) {
   for (const child of suite.suites ?? []) walk(child, suite.file ?? file, report);
 }
 
-const e2eRuns = [read("test-results/e2e.json"), read("test-results/e2e-scale.json")].filter(Boolean);
+const e2eRuns = [read("test-results/e2e.json"), read("test-results/e2e-scale.json"), read("test-results/e2e-fleet.json")].filter(Boolean);
 for (const run of e2eRuns) for (const suite of run.suites ?? []) walk(suite, suite.file, { failed, flaky });
 
 const sum = (pick) => e2eRuns.reduce((total, run) => total + pick(run.stats), 0);

@@ -85,9 +85,9 @@ if [ ${#failed_checks[@]} -gt 0 ]; then
   exit 1
 fi
 printf '\n(the checks and the build took %s s)\n' "$((SECONDS - began))"
-# The three test runs go on after a failure, so one run shows every failing test; the summary below names them
+# The test runs go on after a failure, so one run shows every failing test; the summary below names them
 # (and fails) at the end, where a log's tail shows it.
-rm -f test-results/vitest.json test-results/e2e.json test-results/e2e-scale.json
+rm -f test-results/vitest.json test-results/e2e.json test-results/e2e-scale.json test-results/e2e-fleet.json
 status=()
 timed() { local start=$SECONDS; "$@"; local rc=$?; printf '(%s s)\n' "$((SECONDS - start))"; return $rc; }
 step "unit and database tests"
@@ -98,5 +98,7 @@ step "end-to-end tests"
 timed npx playwright test || status+=("end-to-end tests exited $?")
 step "end-to-end tests at 500 nodes (/health at scale)"
 timed npx playwright test -c e2e/health-scale.config.ts || status+=("end-to-end tests at 500 nodes exited $?")
+step "end-to-end tests of a fleet (six simulated clusters through a clusters file)"
+timed npx playwright test -c e2e/fleet.config.ts || status+=("end-to-end tests of a fleet exited $?")
 printf '\n(npm test took %s s)\n' "$((SECONDS - began))"
 node scripts/test-summary.mjs "${status[@]}"

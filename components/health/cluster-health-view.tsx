@@ -16,8 +16,21 @@ import { RefusedUnits } from "./refused-units";
 import { ReplicaNote } from "./replica-note";
 import { describeThrottled, ThrottledSources } from "./throttled-sources";
 
-/** One cluster's summary view (lib/signals/health-view.ts): every count, the rows and checks that need attention; the rest on demand. */
-export function ClusterHealthView({ initial, links, pollMs }: { initial: LiveHealthView; links: SignalLinks; pollMs: number }) {
+/**
+ * One cluster's summary view (lib/signals/health-view.ts): every count, the rows and checks that need attention; the rest
+ * on demand. `titled={false}` leaves out its name as a heading, for the cluster's own page, whose title it already is.
+ */
+export function ClusterHealthView({
+  initial,
+  links,
+  pollMs,
+  titled = true,
+}: {
+  initial: LiveHealthView;
+  links: SignalLinks;
+  pollMs: number;
+  titled?: boolean;
+}) {
   // Pushes of the summary view patch the cached one; polling stays as the fallback (slower while push works).
   const pushed = useLive([{ kind: "health", cluster: initial.name, view: "summary" }]);
   const query = useQuery({ ...clusterHealthViewQuery(initial.name), initialData: initial, refetchInterval: pushed ? pollMs * 5 : pollMs });
@@ -30,9 +43,11 @@ export function ClusterHealthView({ initial, links, pollMs }: { initial: LiveHea
   const passing = h.signalTally.filter((t) => t.state === "ok").reduce((n, t) => n + t.count, 0);
   return (
     <section className="cluster" data-testid={`cluster-${h.name}`}>
-      <h2>
-        {h.name} {h.simulated ? <Badge tone="purple">simulated</Badge> : null}
-      </h2>
+      {titled ? (
+        <h2>
+          {h.name} {h.simulated ? <Badge tone="purple">simulated</Badge> : null}
+        </h2>
+      ) : null}
       <div className={`rollup rollup-${h.summary.state}`} data-testid="rollup" role="status">
         <strong>{h.summary.state === "ok" ? "KMS healthy" : h.summary.state === "degraded" ? "KMS degraded" : "KMS health unknown"}</strong>: {h.summary.line}
         {throttled.length > 0 ? (

@@ -11,7 +11,7 @@ export function ClusterSummaries({ clusters }: { clusters: ClusterSummary[] }) {
     <ul className="plain cluster-summaries" data-testid="cluster-summaries">
       {clusters.map((c) => (
         <li key={c.name}>
-          <Badge tone={TONE[c.state]}>{c.state}</Badge> <Link href="/health">{c.name}</Link>
+          <Badge tone={TONE[c.state]}>{c.state}</Badge> <Link href={`/clusters/${encodeURIComponent(c.name)}`}>{c.name}</Link>
           {c.simulated ? <span className="muted"> (simulated)</span> : null}: {c.line}
         </li>
       ))}

@@ -1,23 +1,10 @@
 import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import type { HealthInView } from "@/lib/signals/health-view";
+import { STACK_COMPONENTS, STATUS_ORDER as ORDER } from "@/lib/signals/stack-components";
 import { Badge, type Tone } from "@/components/ui/badge";
 
 // One card per part of the stack, showing its worst signal: what else is broken, at a glance.
 
-export const COMPONENTS: { name: string; prefixes: string[] }[] = [
-  { name: "KMS plugins", prefixes: ["kms.plugin.unhealthy", "kms.report.", "kms.kek.", "kms.migration."] },
-  { name: "KMS metrics", prefixes: ["kms.latency.", "kms.decrypt.", "kms.plugin.errors", "kms.keyid.", "kms.auth."] },
-  { name: "API server KMS check", prefixes: ["cluster.api.", "apiserver.", "encryption."] },
-  { name: "OpenBao", prefixes: ["openbao."] },
-  { name: "Transit key", prefixes: ["transit."] },
-  { name: "Webhook", prefixes: ["webhook."] },
-  { name: "Operator", prefixes: ["operator."] },
-  { name: "eBPF agents", prefixes: ["ebpf."] },
-  { name: "Bridge", prefixes: ["bridge."] },
-  { name: "Beacon", prefixes: ["beacon."] },
-  { name: "Wrapped workloads", prefixes: ["wrapper."] },
-];
-const ORDER = ["critical", "warning", "unknown", "ok"];
 const TONE: Record<string, Tone> = { critical: "red", warning: "orange", unknown: "orange", ok: "green" };
 
 /** `tally` counts every signal, those not in `signals` (the summary view leaves most passing per-node checks out) too. */
@@ -25,7 +12,7 @@ export function ComponentCards({ signals, tally }: { signals: ClusterHealth["sig
   const counts = tally ?? signals.map((s) => ({ id: s.id, state: s.state, count: 1 }));
   return (
     <div className="component-cards" data-testid="component-cards">
-      {COMPONENTS.map((component) => {
+      {STACK_COMPONENTS.map((component) => {
         const ours = (id: string) => component.prefixes.some((p) => id.startsWith(p));
         const mineCounted = counts.filter((t) => ours(t.id));
         if (mineCounted.length === 0) return null;

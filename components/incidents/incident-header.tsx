@@ -1,9 +1,11 @@
+import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { ago, utc } from "@/components/ui/time";
 import { SEVERITY_TONE, STATUS_TONE, toneOf } from "./tones";
 import type { IncidentDetailView } from "./types";
 
-export function IncidentHeader({ incident, now }: { incident: IncidentDetailView["incident"]; now: number }) {
+/** `monitored`: Faultline watches the incident's cluster, so its name links to the cluster's page (an alert may name any cluster). */
+export function IncidentHeader({ incident, now, monitored }: { incident: IncidentDetailView["incident"]; now: number; monitored: boolean }) {
   return (
     <header className="incident-header" data-testid="incident-header">
       <h1>
@@ -13,7 +15,8 @@ export function IncidentHeader({ incident, now }: { incident: IncidentDetailView
         <Badge tone={toneOf(STATUS_TONE, incident.status)}>
           <span data-testid="incident-status">{incident.status}</span>
         </Badge>{" "}
-        <Badge tone={toneOf(SEVERITY_TONE, incident.severity)}>{incident.severity}</Badge> cluster <strong>{incident.cluster}</strong> · opened by{" "}
+        <Badge tone={toneOf(SEVERITY_TONE, incident.severity)}>{incident.severity}</Badge> cluster{" "}
+        <strong>{monitored ? <Link href={`/clusters/${encodeURIComponent(incident.cluster)}`}>{incident.cluster}</Link> : incident.cluster}</strong> · opened by{" "}
         {incident.source === "alert" ? "an alert" : "a live signal"}: <code>{incident.signal}</code> on {incident.subject}
         {incident.reopenCount ? ` · reopened ${incident.reopenCount}×` : ""}
       </p>

@@ -15,11 +15,13 @@ interface Props {
   search: string;
   now: number;
   pollMs: number;
+  /** The clusters Faultline watches: their names link to their pages (an alert may name any cluster). */
+  monitored: string[];
   empty: React.ReactNode;
 }
 
 /** The incident list, refetched when the server names a changed incident, and polled as a fallback. */
-export function IncidentList({ initial, search, now: serverNow, pollMs, empty }: Props) {
+export function IncidentList({ initial, search, now: serverNow, pollMs, monitored, empty }: Props) {
   const pushed = useLive([{ kind: "incidents", queryKey: ["incidents", "list"] }]);
   const query = useQuery({ ...incidentListQuery(search), initialData: initial, refetchInterval: pushed ? pollMs * 10 : pollMs });
   const now = useNow(serverNow, 5_000);
@@ -68,7 +70,9 @@ export function IncidentList({ initial, search, now: serverNow, pollMs, empty }:
                     {row.source === "alert" ? "alert" : "signal"} <code>{row.signal}</code> on {row.subject}
                   </div>
                 </td>
-                <td data-label="Cluster">{row.cluster}</td>
+                <td data-label="Cluster">
+                  {monitored.includes(row.cluster) ? <Link href={`/clusters/${encodeURIComponent(row.cluster)}`}>{row.cluster}</Link> : row.cluster}
+                </td>
                 <td data-label="Opened">
                   {row.reopenedAt ? (
                     <>

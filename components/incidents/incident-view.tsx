@@ -55,7 +55,7 @@ export function IncidentView({ initial, links, runbooks, runbookTitles, recoveri
   );
   return (
     <>
-      <IncidentHeader incident={d.incident} now={now} />
+      <IncidentHeader incident={d.incident} now={now} monitored={monitored} />
       <WhatNow
         status={d.incident.status}
         suspect={whatNowSuspect(d.suspects)}

@@ -5,7 +5,8 @@ import { readSources } from "@/lib/sources/readings";
 import { DemoCluster } from "@/lib/demo/cluster/cluster";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { diffHealth } from "@/lib/live/health-push";
-import { concernsPage, nextHealth, parseHealthPush, parseIncidentPush, signalsKey } from "./decide";
+import type { FleetRow } from "@/lib/fleet/fleet-row";
+import { applyFleetPush, concernsPage, nextHealth, parseFleetPush, parseHealthPush, parseIncidentPush, signalsKey } from "./decide";
 
 // What the browser does with a push: the cluster's health is built from the demo cluster's real objects,
 // the push from lib/live/health-push (the server's own diff).
@@ -93,5 +94,56 @@ describe("an incident's signals compared with the cluster's", () => {
     expect(signalsKey([a, b])).toBe(signalsKey([b, a]));
     expect(signalsKey([a, b])).not.toBe(signalsKey([a, { ...b, state: "critical" }]));
     expect(signalsKey([a])).not.toBe(signalsKey([a, b]));
+  });
+});
+
+describe("a fleet push", () => {
+  const fleetRow = (name: string, state: FleetRow["state"]): FleetRow => ({
+    name,
+    simulated: true,
+    labels: { env: "demo" },
+    state,
+    since: "2026-11-23T03:00:00.000Z",
+    line: "3 nodes, 3 plugin reports healthy and fresh",
+    failing: state === "ok" ? [] : [{ component: "KMS plugins", count: 1 }],
+    moreFailing: 0,
+    readAt: "2026-11-23T03:00:05.000Z",
+    incidents: { open: 0, top: null },
+  });
+  const held = { rows: [fleetRow("alpha", "ok"), fleetRow("zulu", "ok")] };
+
+  it("replaces the rows it names, keeps the others and adds a cluster the page did not have", () => {
+    const push = parseFleetPush(JSON.stringify({ full: false, rows: [fleetRow("zulu", "critical"), fleetRow("mike", "ok")] }))!;
+    expect(applyFleetPush(held, push)).toEqual({ rows: [fleetRow("alpha", "ok"), fleetRow("zulu", "critical"), fleetRow("mike", "ok")] });
+  });
+
+  it("replaces every row when it is full, and carries why the incident store could not be read", () => {
+    const push = parseFleetPush(JSON.stringify({ full: true, rows: [fleetRow("zulu", "stale")], storeDown: "connection refused" }))!;
+    expect(applyFleetPush(held, push)).toEqual({ rows: [fleetRow("zulu", "stale")], storeDown: "connection refused" });
+    // A later push without it: the store answers again.
+    expect(applyFleetPush({ ...held, storeDown: "connection refused" } as typeof held, { full: false, rows: [] })).toEqual(held);
+  });
+
+  it("makes the page fetch the rows when it holds none to apply a change to", () => {
+    expect(applyFleetPush(undefined, { full: false, rows: [fleetRow("zulu", "critical")] })).toBeUndefined();
+  });
+
+  it("is refused when it is not JSON, or a row lacks what the page renders", () => {
+    const good = fleetRow("zulu", "critical");
+    for (const bad of [
+      "not json",
+      "[]",
+      JSON.stringify({ rows: [good] }),
+      JSON.stringify({ full: false, rows: {} }),
+      JSON.stringify({ full: false, rows: [{ ...good, state: "degraded" }] }),
+      JSON.stringify({ full: false, rows: [{ ...good, name: 7 }] }),
+      JSON.stringify({ full: false, rows: [{ ...good, labels: { env: 1 } }] }),
+      JSON.stringify({ full: false, rows: [{ ...good, failing: [{ component: "x" }] }] }),
+      JSON.stringify({ full: false, rows: [{ ...good, moreFailing: undefined }] }),
+      JSON.stringify({ full: false, rows: [{ ...good, incidents: "none" }] }),
+      JSON.stringify({ full: false, rows: [good], storeDown: 5 }),
+    ])
+      expect(parseFleetPush(bad), bad).toBeUndefined();
+    expect(parseFleetPush(JSON.stringify({ full: false, rows: [{ ...good, incidents: null, since: null, readAt: null }] }))).toBeDefined();
   });
 });

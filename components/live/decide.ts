@@ -1,3 +1,4 @@
+import { FLEET_STATES, type FleetRow } from "@/lib/fleet/fleet-row";
 import { applyHealthPush, type HealthPush } from "@/lib/live/health-push";
 import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import { isHealthInView, type HealthInView } from "@/lib/signals/health-view";
@@ -59,6 +60,53 @@ export function signalsKey(signals: { signal: string; subject: string; state: st
     .map((s) => JSON.stringify([s.signal, s.subject, s.state, s.detail]))
     .sort()
     .join("\n");
+}
+
+/** A fleet push (lib/fleet/live.ts): every row, or the rows that changed; undefined for text that is not one. */
+export interface FleetPushData {
+  full: boolean;
+  rows: FleetRow[];
+  storeDown?: string;
+}
+
+export function parseFleetPush(text: string): FleetPushData | undefined {
+  const push = parseObject(text);
+  if (!push || typeof push.full !== "boolean" || !Array.isArray(push.rows) || !push.rows.every(isFleetRow)) return undefined;
+  if (push.storeDown !== undefined && typeof push.storeDown !== "string") return undefined;
+  return { full: push.full, rows: push.rows, ...(typeof push.storeDown === "string" ? { storeDown: push.storeDown } : {}) };
+}
+
+const isStringOrNull = (v: unknown) => v === null || typeof v === "string";
+
+/** What rendering a row relies on: a row that lacks it is not taken (the page refetches instead). */
+function isFleetRow(value: unknown): value is FleetRow {
+  if (typeof value !== "object" || value === null) return false;
+  const row = value as Record<string, unknown>;
+  return (
+    typeof row.name === "string" &&
+    (FLEET_STATES as readonly unknown[]).includes(row.state) &&
+    typeof row.line === "string" &&
+    isStringOrNull(row.since) &&
+    isStringOrNull(row.readAt) &&
+    typeof row.labels === "object" &&
+    row.labels !== null &&
+    Object.values(row.labels).every((v) => typeof v === "string") &&
+    typeof row.moreFailing === "number" &&
+    Array.isArray(row.failing) &&
+    row.failing.every((f: { component?: unknown; count?: unknown }) => typeof f?.component === "string" && typeof f.count === "number") &&
+    (row.incidents === null || (typeof row.incidents === "object" && typeof (row.incidents as { open?: unknown }).open === "number"))
+  );
+}
+
+/** The rows a page holds after a push: all replaced by a full push, else the pushed ones by name; undefined: fetch them. */
+export function applyFleetPush(held: { rows: FleetRow[] } | undefined, push: FleetPushData): { rows: FleetRow[]; storeDown?: string } | undefined {
+  const storeDown = push.storeDown ? { storeDown: push.storeDown } : {};
+  if (push.full) return { rows: push.rows, ...storeDown };
+  if (!held) return undefined;
+  const pushed = new Map(push.rows.map((row) => [row.name, row]));
+  const rows = held.rows.map((row) => pushed.get(row.name) ?? row);
+  const known = new Set(held.rows.map((row) => row.name));
+  return { rows: [...rows, ...push.rows.filter((row) => !known.has(row.name))], ...storeDown };
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {

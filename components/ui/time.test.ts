@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ago, clock, utc } from "./time";
+import { ago, clock, span, utc } from "./time";
 
 describe("times as the on-call reads them", () => {
   const now = Date.parse("2026-11-23T03:00:00Z");
@@ -12,6 +12,13 @@ describe("times as the on-call reads them", () => {
     expect(ago(before(89 * 60), now)).toBe("89 min ago");
     expect(ago(before(150 * 60), now)).toBe("2 h 30 min ago");
     expect(ago(before(3 * 86400), now)).toBe("3 days ago");
+  });
+
+  it("say how long a state has lasted in the same units, a start ahead of the clock as none", () => {
+    expect(span(before(42), now)).toBe("42s");
+    expect(span(before(150 * 60), now)).toBe("2 h 30 min");
+    expect(span(before(3 * 86400), now)).toBe("3 days");
+    expect(span(before(-300), now)).toBe("0s");
   });
 
   it("take the reference time as epoch milliseconds or as the ISO time the server checked at", () => {

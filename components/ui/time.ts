@@ -16,11 +16,19 @@ export function clock(iso: string): string {
 /** How long before `now` (epoch ms or ISO) the time `from` was; "never" when there is none. */
 export function ago(from: string | null | undefined, now: number | string): string {
   if (!from) return "never";
-  const s = Math.round(((typeof now === "number" ? now : Date.parse(now)) - Date.parse(from)) / 1000);
+  const s = secondsBetween(from, now);
   if (s < -SKEW_NOISE_SECONDS) return `${-s}s in the future`;
   if (s < 0) return "just now";
-  if (s < 90) return `${s}s ago`;
-  if (s < 90 * 60) return `${Math.round(s / 60)} min ago`;
-  if (s < 48 * 3600) return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min ago`;
-  return `${Math.round(s / 86400)} days ago`;
+  return `${span(from, now)} ago`;
 }
+
+/** How long from `from` until `now`: "45s", "12 min", "3 h 5 min", "2 days"; a time ahead of the clock is "0s". */
+export function span(from: string, now: number | string): string {
+  const s = Math.max(0, secondsBetween(from, now));
+  if (s < 90) return `${s}s`;
+  if (s < 90 * 60) return `${Math.round(s / 60)} min`;
+  if (s < 48 * 3600) return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
+  return `${Math.round(s / 86400)} days`;
+}
+
+const secondsBetween = (from: string, now: number | string) => Math.round(((typeof now === "number" ? now : Date.parse(now)) - Date.parse(from)) / 1000);

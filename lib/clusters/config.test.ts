@@ -75,6 +75,32 @@ describe("cluster configuration", () => {
     expect(logs("      containers: ['kms plugin']\n")).toContain("must be a container name, optionally ending in *");
   });
 
+  it("reads labels, with DNS-prefixed keys and empty values, as Kubernetes writes them", () => {
+    const [cluster] = parseClustersFile(
+      "c.yaml",
+      "clusters:\n  - name: a\n    kubeconfig: /k\n    labels:\n      env: prod\n      team.example.com/owner: payments-sre\n      canary: ''\n",
+    );
+    expect(cluster.labels).toEqual({ env: "prod", "team.example.com/owner": "payments-sre", canary: "" });
+    expect(parseClustersFile("c.yaml", "clusters:\n  - name: a\n    kubeconfig: /k\n")[0].labels).toBeUndefined();
+  });
+
+  it("refuses a label key or value that is not Kubernetes' label syntax, naming the label and its line", () => {
+    const labels = (body: string) => errorOf(`clusters:\n  - name: a\n    kubeconfig: /k\n    labels:\n${body}`);
+    expect(labels("      env: prod east\n")).toBe(
+      "clusters.yaml:5: clusters[0].labels.env: must be at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit",
+    );
+    expect(labels("      tier: 1\n")).toBe('clusters.yaml:5: clusters[0].labels.tier: must be text (quote a number or true: "1")');
+    expect(labels("      'bad key': x\n")).toMatch(/^clusters\.yaml:5: clusters\[0\]\.labels\.bad key: must be a label key/);
+    expect(labels("      '-lead': x\n")).toContain("clusters[0].labels.-lead: must be a label key");
+    expect(labels("      'Team.Example.com/owner': x\n")).toContain("must be a label key");
+    expect(labels(`      ${"k".repeat(64)}: x\n`)).toContain("must be a label key");
+    expect(labels(`      env: ${"v".repeat(64)}\n`)).toContain("clusters[0].labels.env: must be at most 63");
+    expect(labels("      env: '<script>'\n")).toContain("clusters[0].labels.env: must be at most 63");
+    expect(labels("      env: [a, b]\n")).toContain("clusters[0].labels.env: must be text");
+    const many = Array.from({ length: 33 }, (_, i) => `      k${i}: v\n`).join("");
+    expect(labels(many)).toBe("clusters.yaml:4: clusters[0].labels: at most 32 labels");
+  });
+
   it("reports a YAML syntax error with its line", () => {
     expect(errorOf("clusters:\n  - name: [a\n")).toMatch(/^clusters\.yaml:\d+: /);
   });

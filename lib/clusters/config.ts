@@ -72,6 +72,38 @@ export const LogsConfig = z.strictObject({
 });
 export type LogsConfig = z.infer<typeof LogsConfig>;
 
+/** A label key as Kubernetes takes one: an optional DNS-subdomain prefix and "/", then a name of 1-63 characters. */
+const LABEL_NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+const LABEL_PREFIX = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*$/;
+const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/;
+export const MAX_LABELS = 32;
+
+function isLabelKey(key: string): boolean {
+  const slash = key.lastIndexOf("/");
+  return slash < 0 ? LABEL_NAME.test(key) : LABEL_PREFIX.test(key.slice(0, slash)) && LABEL_NAME.test(key.slice(slash + 1));
+}
+
+/** What the fleet view filters and searches by (env: prod, region: eu-west-1): Kubernetes' label syntax, so nothing in one can be misread. */
+export const ClusterLabels = z
+  .record(
+    z.string(),
+    z
+      .string({ message: 'must be text (quote a number or true: "1")' })
+      .regex(LABEL_VALUE, "must be at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit"),
+  )
+  .superRefine((labels, ctx) => {
+    const keys = Object.keys(labels);
+    if (keys.length > MAX_LABELS) ctx.addIssue({ code: "custom", message: `at most ${MAX_LABELS} labels` });
+    for (const key of keys)
+      if (!isLabelKey(key))
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: "must be a label key: a name of at most 63 letters, digits, '-', '_' or '.', optionally after a DNS prefix and '/' (team.example.com/env)",
+        });
+  });
+export type ClusterLabels = z.infer<typeof ClusterLabels>;
+
 export const ClusterConfig = z.strictObject({
   name: z.string().regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "must be a lowercase name (letters, digits, hyphens; at most 63)"),
   kubeconfig: z.string().min(1, "must be a path to a kubeconfig file").optional(),
@@ -95,6 +127,7 @@ export const ClusterConfig = z.strictObject({
     .max(3600, "must be 1-3600")
     .default(30),
   logs: LogsConfig.optional(),
+  labels: ClusterLabels.optional(),
   /** A watch with no event and no bookmark for this long is restarted (API servers send a bookmark about every minute). */
   watchStallSeconds: z
     .number({ message: "must be a number of seconds" })

@@ -91,6 +91,8 @@ function signalRules(catalog: Pick<Catalog, "entries" | "signals">, forDuration:
           summary: `${signal.title} ({{ $labels.subject }}, cluster {{ $labels.cluster }})`,
           description: signal.description.replace(/\s+/g, " ").trim(),
           runbook_url: faultlineUrl(`/catalog/${primary}`),
+          // The cluster's own page: its matrices and every signal, beside the one that fired.
+          dashboard_url: faultlineUrl("/clusters/{{ $labels.cluster }}"),
         },
       },
     ];
@@ -133,7 +135,7 @@ const HEADER = (what: string) =>
   [
     `# ${what}`,
     "# Generated from the catalog by `npm run rules:render` (lib/exporter/alert-rules.ts); a test fails while it is stale.",
-    "# runbook_url uses the external label faultline_url (global.external_labels) when set: see docs/metrics.md.",
+    "# runbook_url and dashboard_url use the external label faultline_url (global.external_labels) when set: see docs/metrics.md.",
     "",
   ].join("\n");
 

@@ -134,9 +134,10 @@ describe("Faultline in the alerting loop (real Prometheus and Alertmanager)", ()
       const payload = event.payload as { alertname: string; labels: Record<string, string>; annotations: Record<string, string> };
       expect(payload.alertname).toBe("FaultlineOpenbaoSealed");
       expect(payload.labels).toMatchObject({ faultline_cluster: "demo", faultline_signal: "openbao.sealed", faultline_subject: "openbao" });
-      // runbook_url from Prometheus' external label faultline_url, not the default.
+      // runbook_url and the cluster's page from Prometheus' external label faultline_url, not the default.
       const port = (metrics.address() as AddressInfo).port;
       expect(payload.annotations.runbook_url).toBe(`http://127.0.0.1:${port}/catalog/openbao-sealed`);
+      expect(payload.annotations.dashboard_url).toBe(`http://127.0.0.1:${port}/clusters/demo`);
 
       // Every Faultline alert that came (the plugins fail with OpenBao) went to that incident as well.
       const faultlineAlerts = delivered().filter((o) => o.alert.startsWith("Faultline"));

@@ -6,6 +6,7 @@ import { applyRound } from "@/lib/incidents/rounds/apply-round";
 import { joinIncident, openIncident, refreshSuspects } from "@/lib/incidents/members/membership";
 import { inTransaction } from "@/lib/incidents/tx";
 import { parseRulesConfig } from "@/lib/incident-rules-config";
+import { registerCluster } from "@/lib/live/registry";
 import { NotifyReceivers, NotifyRetry, type NotifyReceiver } from "@/lib/notify-config";
 import { at, migratedDatabase, signal } from "@/test/incident-db";
 import { startTestReceiver, type TestReceiver } from "@/test/notify-receiver";
@@ -28,6 +29,8 @@ beforeAll(async () => {
     { name: "chat", url: `${hook.url}?chat`, format: "slack", events: ["opened", "resolved"] },
   ]);
   setDatabaseUrl(db.url);
+  // Faultline watches "alpha" (its notifications link its page); "gamma" is a cluster only an alert names.
+  registerCluster("alpha");
   receivers = NotifyReceivers.parse(JSON.parse(process.env.FAULTLINE_NOTIFY_WEBHOOKS));
 });
 afterAll(async () => {
@@ -97,6 +100,19 @@ describe("the outbox", () => {
     expect(written[0].idempotencyKey).toBe(`faultline-${incidentId}-${written[0].eventId}-hook`);
   });
 
+  it("links the cluster's page only for a cluster Faultline watches", async () => {
+    const { incidentId } = await inTransaction(prisma, async (tx) => {
+      const opened = await openIncident(tx, [{ ...member("unwatched"), cluster: "gamma" }], { now: new Date(), reason: "(test)" });
+      await refreshSuspects(tx, opened.incidentId, new Date());
+      return opened;
+    });
+    await drain();
+    const json = hook.requests.find((r) => r.key.startsWith(`faultline-${incidentId}-`) && r.key.endsWith("-hook"))!;
+    expect(json.body.incident).toMatchObject({ cluster: "gamma", clusterLink: null });
+    const slack = hook.requests.find((r) => r.key.startsWith(`faultline-${incidentId}-`) && r.key.endsWith("-chat"))!;
+    expect(JSON.stringify(slack.body.blocks)).toContain("*Cluster*\\ngamma");
+  });
+
   it("an opening waits for its suspects when they are ranked in a later transaction (as for an alert), then carries them", async () => {
     const now = new Date();
     const { incidentId } = await inTransaction(prisma, (tx) =>
@@ -117,11 +133,17 @@ describe("the outbox", () => {
     expect(json.body).toMatchObject({
       kind: "opened",
       idempotencyKey: json.key,
-      incident: { id: incidentId, link: `https://faultline.example.org/incidents/${incidentId}` },
+      incident: {
+        id: incidentId,
+        link: `https://faultline.example.org/incidents/${incidentId}`,
+        cluster: "alpha",
+        clusterLink: "https://faultline.example.org/clusters/alpha",
+      },
     });
     expect(json.headers["content-type"]).toBe("application/json");
     const slack = hook.requests.find((r) => r.key.endsWith("-chat"))!;
     expect(slack.body).toMatchObject({ text: expect.stringContaining(`Incident #${incidentId} opened`), blocks: expect.any(Array) });
+    expect(JSON.stringify(slack.body.blocks)).toContain("*Cluster*\\n<https://faultline.example.org/clusters/alpha|alpha>");
     // The two receivers are delivered side by side: either may finish first.
     expect((await events(incidentId)).sort((a, b) => a.summary.localeCompare(b.summary))).toEqual([
       { kind: "notification_sent", summary: 'notification "opened" to chat: sent (HTTP 200)' },

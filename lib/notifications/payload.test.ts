@@ -14,6 +14,7 @@ const snapshot: NotificationSnapshot = {
     severity: "critical",
     cluster: "prod",
     link: "https://faultline.example.org/incidents/7",
+    clusterLink: "https://faultline.example.org/clusters/prod",
   },
   suspects: [{ id: "openbao-sealed", title: "OpenBao sealed", confidence: 0.996, link: "https://faultline.example.org/catalog/openbao-sealed" }],
   runbook: {
@@ -34,6 +35,7 @@ describe("notification bodies", () => {
     // Faultline's own links stay links.
     expect(all).toContain("<https://faultline.example.org/incidents/7|Incident #7 opened:");
     expect(all).toContain("<https://faultline.example.org/catalog/openbao-sealed|OpenBao sealed> (>99%)");
+    expect(all).toContain("<https://faultline.example.org/clusters/prod|prod>");
     expect(escapeSlack("a\u0000b")).toBe("a\uFFFDb");
   });
 

@@ -12,7 +12,8 @@ export interface NotificationSnapshot {
   /** Who made the change and the timeline's line for it. */
   actor: string;
   summary: string;
-  incident: { id: number; title: string; status: string; severity: string; cluster: string; link: string };
+  /** `clusterLink`: the cluster's page, null when Faultline does not watch the cluster (an alert may name any). */
+  incident: { id: number; title: string; status: string; severity: string; cluster: string; link: string; clusterLink: string | null };
   /** The top 3 suspects, best first. */
   suspects: { id: string; title: string; confidence: number | null; link: string }[];
   /** The runbook that reaches the top suspect (the fewest steps), when one does. */
@@ -53,7 +54,7 @@ export function slackBody(s: NotificationSnapshot): { text: string; blocks: unkn
       fields: [
         { type: "mrkdwn", text: `*Status*\n${escapeSlack(i.status)}` },
         { type: "mrkdwn", text: `*Severity*\n${escapeSlack(i.severity)}` },
-        { type: "mrkdwn", text: `*Cluster*\n${escapeSlack(i.cluster)}` },
+        { type: "mrkdwn", text: `*Cluster*\n${i.clusterLink ? `<${i.clusterLink}|${escapeSlack(i.cluster)}>` : escapeSlack(i.cluster)}` },
         { type: "mrkdwn", text: `*By*\n${escapeSlack(s.actor)}` },
       ],
     },

@@ -1,5 +1,6 @@
 import type { Prisma } from "@/lib/db/generated/client";
 import { listRunbookLinksTo } from "@/lib/catalog/runbooks";
+import { listMonitoredNames } from "@/lib/live/registry";
 import type { NotificationKind } from "@/lib/notify-config";
 import { cleanText } from "@/lib/text/outside-text";
 import type { NotificationSnapshot } from "./payload";
@@ -60,6 +61,7 @@ export async function renderSnapshot(tx: Tx, row: Row, base: string): Promise<No
       severity: incident.severity,
       cluster: cleanText(incident.cluster, 200),
       link: `${base}/incidents/${incident.id}`,
+      clusterLink: listMonitoredNames().includes(incident.cluster) ? `${base}/clusters/${encodeURIComponent(incident.cluster)}` : null,
     },
     suspects,
     runbook: suspects[0] ? runbookFor(suspects[0].id, base) : null,

@@ -20,6 +20,8 @@ export function listClusters() {
       // leader: this process reads the cluster; follower: another process does, this one serves its results.
       monitor: getMonitorRole(name),
       url: `/api/v1/clusters/${name}/health`,
+      // The cluster's own page (/clusters/{name}).
+      page: `/clusters/${encodeURIComponent(name)}`,
     };
   });
   return { clusters };

@@ -25,17 +25,26 @@ export default async function IncidentsPage({ searchParams }: { searchParams: Se
       </p>
       <IncidentFilters values={values} clusters={clusters} errors={errors} />
       <Suspense fallback={<IncidentListSkeleton />}>
-        <Incidents search={search} />
+        <Incidents search={search} clusters={clusters} />
       </Suspense>
     </>
   );
 }
 
 /** The rows need Postgres: the filters above show at once, the list streams in when read. */
-async function Incidents({ search }: { search: string }) {
+async function Incidents({ search, clusters }: { search: string; clusters: string[] }) {
   await connection();
   const data = await loadIncidentRows(search);
   if (!data.ok) return <StoreDown reason={data.storeDown} />;
   const { page, renderedAt, pollMs, rules, filtered } = data;
-  return <IncidentList initial={page} search={search} now={renderedAt} pollMs={pollMs} empty={<IncidentsEmpty rules={rules} filtered={filtered} />} />;
+  return (
+    <IncidentList
+      initial={page}
+      search={search}
+      now={renderedAt}
+      pollMs={pollMs}
+      monitored={clusters}
+      empty={<IncidentsEmpty rules={rules} filtered={filtered} />}
+    />
+  );
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import { DemoCluster, type DemoClusterOptions } from "./cluster";
 import { kubeconfigFor } from "./kubeconfig";
 import { DemoServer, type DemoEndpoints } from "./server";
+import type { ServingTls } from "./tls";
 
 // Starting simulated clusters and leaving what a client needs to reach them under a folder:
 // <name>.kubeconfig (an ordinary kubeconfig), <name>-ca.crt (the CA its serving certificate chains to,
@@ -16,9 +17,17 @@ export interface RunningDemo {
   caFile: string;
 }
 
-export async function startSimulatedCluster(options: DemoClusterOptions & { port?: number; bookmarkIntervalMs?: number; dir: string }): Promise<RunningDemo> {
+/** `tls`: a CA and serving certificate to share (a fleet of simulated clusters needs not make 2 RSA keys each). */
+export async function startSimulatedCluster(
+  options: DemoClusterOptions & { port?: number; bookmarkIntervalMs?: number; dir: string; tls?: ServingTls },
+): Promise<RunningDemo> {
   const name = options.name ?? "demo";
-  const server = new DemoServer({ cluster: new DemoCluster({ ...options, name }), port: options.port, bookmarkIntervalMs: options.bookmarkIntervalMs });
+  const server = new DemoServer({
+    cluster: new DemoCluster({ ...options, name }),
+    port: options.port,
+    bookmarkIntervalMs: options.bookmarkIntervalMs,
+    tls: options.tls,
+  });
   const endpoints = await server.start();
   await mkdir(options.dir, { recursive: true, mode: 0o700 });
   const kubeconfigPath = path.join(options.dir, `${name}.kubeconfig`);
