@@ -80,8 +80,19 @@ test.describe("behind an authenticating proxy", () => {
     const context = await as(browser, ADMIN);
     // The refusals so far (the viewer's acknowledge and /audit page, the responder's inject) are written once their
     // window of a few seconds closes.
+    // Only people's: Chromium's prefetches of linked pages do not carry Playwright's extra headers (a real proxy adds
+    // them to every request), so a prefetch can be refused as anonymous, and is rightly recorded so.
+    type Entry = { actor: string; count: number };
+    const people = (entries: Entry[]) => entries.filter((e) => e.actor !== "(unknown)");
     await expect
-      .poll(async () => ((await (await context.request.get("/api/v1/audit?outcome=refused")).json()) as { requests: number }).requests, { timeout: 20_000 })
+      .poll(
+        async () =>
+          people(((await (await context.request.get("/api/v1/audit?outcome=refused")).json()) as { entries: Entry[] }).entries).reduce(
+            (n, e) => n + e.count,
+            0,
+          ),
+        { timeout: 20_000 },
+      )
       .toBe(3);
     const page = await context.newPage();
     await page.goto("/demo");
@@ -101,10 +112,11 @@ test.describe("behind an authenticating proxy", () => {
     await page.getByLabel("Outcome").selectOption("refused");
     await page.getByRole("button", { name: "Filter" }).click();
     await expect(page).toHaveURL(/outcome=refused/);
-    await expect(table.locator("tbody tr")).toHaveCount(3);
+    await expect(table.locator("tbody tr").filter({ hasNot: page.locator('td[data-label="Who"]', { hasText: "(unknown)" }) })).toHaveCount(3);
     const csv = await context.request.get("/api/v1/audit/export?format=csv&outcome=refused");
     expect(csv.headers()["content-type"]).toBe("text/csv; charset=utf-8");
-    expect((await csv.text()).split("\r\n").filter(Boolean)).toHaveLength(4);
+    // The header and the three people's refusals.
+    expect((await csv.text()).split("\r\n").filter((line) => line && !line.includes("(unknown)"))).toHaveLength(4);
     await context.close();
   });
 
