@@ -165,7 +165,7 @@ test.describe("a fleet of simulated clusters (e2e/fleet.config.ts)", () => {
       const response = await request.get(`/clusters/${name}`);
       expect(response.status(), name.slice(0, 40)).toBe(404);
       const body = await response.text();
-      expect(body).toContain("No cluster named");
+      expect(body, name.slice(0, 40)).toContain("No cluster named");
       expect(body).not.toContain("<script>alert(1)");
     }
   });

@@ -18,7 +18,7 @@ import { startSimulatedCluster } from "@/lib/demo/cluster/start";
 import { freePort } from "@/lib/free-port";
 import { tally, waitDrained } from "@/test/notify-crash";
 import { startTestReceiver } from "@/test/notify-receiver";
-import { followPushes, healthOf, roleOf, signalGroup, startReplica, waitFor, writeClustersFile, type Replica } from "@/test/replicas";
+import { followIncidentPushes, followPushes, healthOf, roleOf, signalGroup, startReplica, waitFor, writeClustersFile, type Replica } from "@/test/replicas";
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -59,7 +59,11 @@ async function main(): Promise<void> {
     });
     // Ready only once it knows whether it leads (readiness waits for the role).
     const ready = await waitFor(
-      () => fetch(`${replica.url}/api/readyz`).then((r) => r.ok, () => false),
+      () =>
+        fetch(`${replica.url}/api/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        ),
       (ok) => ok || replica.child.exitCode !== null,
       300_000,
       200,
@@ -84,7 +88,11 @@ async function main(): Promise<void> {
       return found.value;
     };
     let leader = await leaderOf(replicas);
-    await waitFor(() => healthOf(leader, CLUSTER), (h) => h?.summary.state === "ok", 60_000);
+    await waitFor(
+      () => healthOf(leader, CLUSTER),
+      (h) => h?.summary.state === "ok",
+      60_000,
+    );
     console.log(`leader: ${leader.name}; measuring follower lag over ${CHANGES} changes`);
 
     // 1. Follower lag: each change's push on the leader, then on every follower.
@@ -97,7 +105,11 @@ async function main(): Promise<void> {
       const want = sealed ? "degraded" : "ok";
       const marks = new Map([...streams].map(([r, s]) => [r, s.states.length]));
       await setScenario(demo.server.cluster, "openbao-sealed", sealed);
-      const seenAt = (r: Replica) => streams.get(r)!.states.slice(marks.get(r)).find((s) => s.state === want)?.at;
+      const seenAt = (r: Replica) =>
+        streams
+          .get(r)!
+          .states.slice(marks.get(r))
+          .find((s) => s.state === want)?.at;
       const all = await waitFor(
         async () => replicas.map(seenAt),
         (times) => times.every((t) => t !== undefined),
@@ -115,7 +127,11 @@ async function main(): Promise<void> {
     result.followerLagMs = { samples: lags.length, missed, p50: ms(percentile(lags, 50)), p95: ms(percentile(lags, 95)), max: ms(Math.max(...lags)) };
     console.log(`follower lag: ${JSON.stringify(result.followerLagMs)}`);
     await setScenario(demo.server.cluster, "openbao-sealed", false);
-    await waitFor(() => healthOf(leader, CLUSTER), (h) => h?.summary.state === "ok", 30_000);
+    await waitFor(
+      () => healthOf(leader, CLUSTER),
+      (h) => h?.summary.state === "ok",
+      30_000,
+    );
 
     // 2. SIGKILL of the leader: how long until another replica leads.
     const killed = leader;
@@ -127,7 +143,15 @@ async function main(): Promise<void> {
     result.takeoverAfterSigkillMs = ms(performance.now() - killedAt);
     console.log(`takeover after SIGKILL: ${result.takeoverAfterSigkillMs} ms (${leader.name} leads)`);
     replicas[replicas.indexOf(killed)] = await start(Number(killed.name.slice(1)));
-    await waitFor(() => roleOf(replicas.find((r) => r.name === killed.name)!, CLUSTER), (role) => role === "follower", 30_000);
+    await waitFor(
+      () =>
+        roleOf(
+          replicas.find((r) => r.name === killed.name)!,
+          CLUSTER,
+        ),
+      (role) => role === "follower",
+      30_000,
+    );
 
     // 3. SIGSTOP of the leader, and OpenBao sealed while it is frozen.
     const frozen = leader;
@@ -166,19 +190,80 @@ async function main(): Promise<void> {
     };
     console.log(`frozen leader: ${JSON.stringify(result.frozenLeaderMs)}`);
     signalGroup(frozen, "SIGCONT");
-    const steppedDown = await waitFor(() => roleOf(frozen, CLUSTER), (role) => role === "follower", 30_000);
+    const steppedDown = await waitFor(
+      () => roleOf(frozen, CLUSTER),
+      (role) => role === "follower",
+      30_000,
+    );
     result.oldLeaderSteppedDownMs = steppedDown ? ms(steppedDown.ms) : null;
     console.log(`the old leader after SIGCONT: ${steppedDown ? `follower after ${ms(steppedDown.ms)} ms` : "still not a follower"}`);
 
-    // 4. Recovery, then the books: transitions, signal states, notifications.
+    // 4. Incident changes made through one replica reach the others' streams: notes added through the leader.
+    const open = await fetch(`${leader.url}/api/v1/incidents?status=open,acknowledged&limit=50`).then(
+      (r) => r.json() as Promise<{ incidents: { id: number; cluster: string }[] }>,
+    );
+    const incident = open.incidents.find((i) => i.cluster === CLUSTER);
+    if (incident) {
+      const followers = replicas.filter((r) => r !== leader);
+      const feeds = new Map(followers.map((r) => [r, followIncidentPushes(r)]));
+      await new Promise((r) => setTimeout(r, 1_000));
+      const pushLags: number[] = [];
+      let unseen = 0;
+      for (let n = 0; n < CHANGES; n++) {
+        const marks = new Map([...feeds].map(([r, f]) => [r, f.pushes.length]));
+        const sent = performance.now();
+        const note = await fetch(`${leader.url}/api/v1/incidents/${incident.id}/notes`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: leader.url },
+          body: JSON.stringify({ text: `bench note ${n + 1}` }),
+        });
+        if (!note.ok) throw new Error(`a note through ${leader.name} was refused: ${note.status} ${await note.text()}`);
+        const seen = await waitFor(
+          async () =>
+            followers.map(
+              (r) =>
+                feeds
+                  .get(r)!
+                  .pushes.slice(marks.get(r))
+                  .find((p) => p.ids.includes(incident.id))?.at,
+            ),
+          (times) => times.every((t) => t !== undefined),
+          10_000,
+          10,
+        );
+        if (!seen) unseen++;
+        else for (const at of seen.value) pushLags.push(at! - sent);
+      }
+      for (const f of feeds.values()) f.stop();
+      result.incidentPushToFollowersMs = {
+        samples: pushLags.length,
+        unseen,
+        p50: ms(percentile(pushLags, 50)),
+        p95: ms(percentile(pushLags, 95)),
+        max: ms(Math.max(...pushLags)),
+      };
+      console.log(`a note through the leader, on the followers' incident streams: ${JSON.stringify(result.incidentPushToFollowersMs)}`);
+    }
+
+    // 5. Recovery, then the books: transitions, signal states, notifications.
     await setScenario(demo.server.cluster, "openbao-sealed", false);
     leader = await leaderOf(replicas);
-    await waitFor(() => healthOf(leader, CLUSTER), (h) => h?.summary.state === "ok", 60_000);
+    await waitFor(
+      () => healthOf(leader, CLUSTER),
+      (h) => h?.summary.state === "ok",
+      60_000,
+    );
     await new Promise((r) => setTimeout(r, 6_000)); // two rounds: the recovery is committed
     result.history = await checkHistory(db.url, leader);
     await waitDrained(db.url, 60_000);
     const t = await tally(db.url, receiver);
-    result.notifications = { expected: t.expected, delivered: t.delivered, lost: t.lost, repeatedKeys: t.rawDuplicates, duplicatedAfterDedupe: t.duplicatedAfterDedupe };
+    result.notifications = {
+      expected: t.expected,
+      delivered: t.delivered,
+      lost: t.lost,
+      repeatedKeys: t.rawDuplicates,
+      duplicatedAfterDedupe: t.duplicatedAfterDedupe,
+    };
     console.log(JSON.stringify(result, null, 2));
   } finally {
     for (const r of replicas) {
@@ -222,11 +307,20 @@ async function checkHistory(url: string, leader: Replica) {
     }
     const health = await healthOf(leader, CLUSTER, "whole");
     if (!health) throw new Error(`${leader.name} serves no health of ${CLUSTER}`);
-    const states = (await client.query<{ signal: string; subject: string; state: string }>(`SELECT signal, subject, state FROM signal_states WHERE cluster = $1`, [CLUSTER])).rows;
+    const states = (
+      await client.query<{ signal: string; subject: string; state: string }>(`SELECT signal, subject, state FROM signal_states WHERE cluster = $1`, [CLUSTER])
+    ).rows;
     const stored = new Map(states.map((s) => [`${s.signal}\u0000${s.subject}`, s.state]));
     const disagree = health.signals.filter((s) => stored.get(`${s.id}\u0000${s.subject}`) !== s.state).map((s) => `${s.id} ${s.subject}`);
     const critical = states.filter((s) => s.state === "critical").length;
-    return { transitions: rows.length, duplicated, lost, signalStatesDisagreeing: disagree.length, disagreeing: disagree.slice(0, 10), storedCritical: critical };
+    return {
+      transitions: rows.length,
+      duplicated,
+      lost,
+      signalStatesDisagreeing: disagree.length,
+      disagreeing: disagree.slice(0, 10),
+      storedCritical: critical,
+    };
   } finally {
     await client.end();
   }

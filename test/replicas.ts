@@ -78,7 +78,14 @@ export function startReplica(o: {
     },
   });
   for (const stream of [child.stdout!, child.stderr!])
-    stream.on("data", (d: Buffer) => log?.write(d.toString().replace(/^/gm, `[${o.name}] `).replace(/\[\w+\] $/, "")));
+    stream.on("data", (d: Buffer) =>
+      log?.write(
+        d
+          .toString()
+          .replace(/^/gm, `[${o.name}] `)
+          .replace(/\[\w+\] $/, ""),
+      ),
+    );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return { name: o.name, child, url: `http://127.0.0.1:${o.port}`, exited };
 }
@@ -113,12 +120,11 @@ export async function healthOf(replica: Replica, cluster: string, view: "summary
     .catch(() => undefined);
 }
 
-/** Follows a replica's summary pushes; `seen(state)` resolves with the time a push first carried that rollup state. */
-export function followPushes(replica: Replica, cluster: string): { states: { state: string; at: number }[]; stop: () => void } {
-  const states: { state: string; at: number }[] = [];
+/** Reads a replica's event stream; each event's data, parsed, with the time it arrived. */
+function followStream(url: string, onEvent: (data: unknown, at: number) => void): () => void {
   const controller = new AbortController();
   void (async () => {
-    const response = await fetch(`${replica.url}/api/v1/clusters/${cluster}/events?view=summary`, { signal: controller.signal });
+    const response = await fetch(url, { signal: controller.signal });
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
     let buffer = "";
@@ -136,17 +142,35 @@ export function followPushes(replica: Replica, cluster: string): { states: { sta
           .filter((l) => l.startsWith("data:"))
           .map((l) => l.slice(5).trim())
           .join("\n");
-        let state: unknown;
         try {
-          state = (JSON.parse(data) as { patch?: { set?: { summary?: { state?: unknown } } } }).patch?.set?.summary?.state;
+          if (data) onEvent(JSON.parse(data), at);
         } catch {
-          state = undefined; // a comment or an event of another shape
+          // a comment, or an event of another shape
         }
-        if (typeof state === "string") states.push({ state, at });
       }
     }
   })().catch(() => undefined);
-  return { states, stop: () => controller.abort() };
+  return () => controller.abort();
+}
+
+/** Follows a replica's summary pushes of a cluster: each rollup state a push carried, with when it arrived. */
+export function followPushes(replica: Replica, cluster: string): { states: { state: string; at: number }[]; stop: () => void } {
+  const states: { state: string; at: number }[] = [];
+  const stop = followStream(`${replica.url}/api/v1/clusters/${cluster}/events?view=summary`, (data, at) => {
+    const state = (data as { patch?: { set?: { summary?: { state?: unknown } } } }).patch?.set?.summary?.state;
+    if (typeof state === "string") states.push({ state, at });
+  });
+  return { states, stop };
+}
+
+/** Follows a replica's incident pushes: the ids each announced, with when it arrived. */
+export function followIncidentPushes(replica: Replica): { pushes: { ids: number[]; at: number }[]; stop: () => void } {
+  const pushes: { ids: number[]; at: number }[] = [];
+  const stop = followStream(`${replica.url}/api/v1/incidents/events`, (data, at) => {
+    const ids = (data as { ids?: unknown }).ids;
+    if (Array.isArray(ids)) pushes.push({ ids: ids.filter((id): id is number => typeof id === "number"), at });
+  });
+  return { pushes, stop };
 }
 
 export async function waitFor<T>(ask: () => Promise<T>, done: (t: T) => boolean, ms: number, every = 100): Promise<{ value: T; ms: number } | undefined> {

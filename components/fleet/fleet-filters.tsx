@@ -22,9 +22,11 @@ export function FleetFilters({ values, errors }: { values: { state: string; q: s
   const problems = Object.entries(errors);
   return (
     <Form action="/fleet" className="fleet-filters" aria-label="Filter the fleet">
-      <label>
-        Search
+      {/* Labels by id, not wrapping: a wrapping label's name would take in the select's options too. */}
+      <div className="fleet-field">
+        <label htmlFor="fleet-q">Search</label>
         <input
+          id="fleet-q"
           type="search"
           name="q"
           defaultValue={values.q}
@@ -33,17 +35,17 @@ export function FleetFilters({ values, errors }: { values: { state: string; q: s
           maxLength={200}
           title="Every word must match: part of the name or of a label's value, a label's key, or key=value for one label"
         />
-      </label>
-      <label>
-        State
-        <select name="state" defaultValue={values.state}>
+      </div>
+      <div className="fleet-field">
+        <label htmlFor="fleet-state">State</label>
+        <select id="fleet-state" name="state" defaultValue={values.state}>
           {options.map(([value, label]) => (
             <option key={value} value={value}>
               {label}
             </option>
           ))}
         </select>
-      </label>
+      </div>
       <button type="submit" className="button">
         Filter
       </button>

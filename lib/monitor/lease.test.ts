@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { applyRound } from "@/lib/incidents/rounds/apply-round";
@@ -91,6 +92,32 @@ describe("the monitor lease", () => {
     // Its next renewal tells the old leader it no longer leads: it stops acting.
     expect(await a.check()).toMatchObject({ leading: false, holder: "b", term: 2 });
     expect(a.fence()).toBeUndefined();
+  });
+
+  it("lets the leader renew while its own write is in flight, and makes a takeover wait for that write", async () => {
+    const cluster = "in-flight";
+    const a = createClusterLease(db.url, cluster, { holder: "a" });
+    const b = createClusterLease(db.url, cluster, { holder: "b" });
+    await a.check();
+    const write = new pg.Client({ connectionString: db.url });
+    await write.connect();
+    try {
+      // A fenced write of the leader's, not yet committed (a slow round).
+      await write.query("BEGIN");
+      await write.query("SELECT faultline_fence($1, $2, $3::bigint)", [cluster, "a", 1]);
+      // Renewing is not held up by it (statement_timeout would make this throw after 3 s).
+      expect(await a.check()).toMatchObject({ leading: true, term: 1 });
+      // The lease runs out; the follower's takeover waits for the write in flight instead of starting under it.
+      await db.prisma.$executeRawUnsafe(`UPDATE "monitor_leases" SET "expires_at" = clock_timestamp() WHERE "cluster" = $1`, cluster);
+      let settled = false;
+      const takeover = b.check().finally(() => (settled = true));
+      await new Promise((r) => setTimeout(r, 500));
+      expect(settled).toBe(false);
+      await write.query("COMMIT");
+      expect(await takeover).toMatchObject({ leading: true, term: 2 });
+    } finally {
+      await write.end();
+    }
   });
 
   it("is free at once when the leader's process dies, without waiting for the lease to run out", async () => {

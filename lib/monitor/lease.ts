@@ -55,7 +55,15 @@ function poolFor(connectionString: string): pg.Pool {
   let pool = map.get(connectionString);
   if (!pool) {
     // Timeouts shorter than a lease: a half-open connection fails the renewal instead of hanging it.
-    pool = new pg.Pool({ connectionString, max: 2, connectionTimeoutMillis: 2_000, query_timeout: 3_000, statement_timeout: 3_000 });
+    // A takeover that waits on a fenced write holds its transaction: bounded by the statement and idle timeouts.
+    pool = new pg.Pool({
+      connectionString,
+      max: 3,
+      connectionTimeoutMillis: 2_000,
+      query_timeout: 3_000,
+      statement_timeout: 3_000,
+      idle_in_transaction_session_timeout: 5_000,
+    });
     pool.on("error", () => undefined); // an idle client's error: the next query reconnects
     map.set(connectionString, pool);
   }
@@ -94,19 +102,52 @@ function presencePid(connectionString: string): Promise<number | undefined> {
   return held.connecting;
 }
 
-// Renews when this holder's term is the live one; takes over (next term) when the lease has expired by the
-// database's clock, or when the holder's presence session is gone (its process died: no need to wait the lease
-// out; a frozen process keeps its session, so only the expiry replaces it). No row back: another holder leads.
-const TAKE_SQL = `
-INSERT INTO "monitor_leases" AS l ("cluster", "holder", "term", "acquired_at", "renewed_at", "expires_at", "presence_pid")
-VALUES ($1, $2, 1, clock_timestamp(), clock_timestamp(), clock_timestamp() + make_interval(secs => $3::double precision), $5::int)
-ON CONFLICT ("cluster") DO UPDATE SET
-  "term" = CASE WHEN l."holder" = $2 AND l."term" = $4::bigint THEN l."term" ELSE l."term" + 1 END,
-  "acquired_at" = CASE WHEN l."holder" = $2 AND l."term" = $4::bigint THEN l."acquired_at" ELSE clock_timestamp() END,
-  "holder" = $2, "renewed_at" = clock_timestamp(), "expires_at" = EXCLUDED."expires_at", "presence_pid" = EXCLUDED."presence_pid"
-WHERE (l."holder" = $2 AND l."term" = $4::bigint) OR l."expires_at" <= clock_timestamp()
-  OR (l."presence_pid" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a."pid" = l."presence_pid"))
+// The holder renews with an UPDATE that changes no key: it takes a lock (FOR NO KEY UPDATE) that the fence of its
+// own writes in flight (FOR KEY SHARE) does not conflict with, so a slow write never makes the leader miss a renewal.
+const RENEW_SQL = `
+UPDATE "monitor_leases" SET "renewed_at" = clock_timestamp(),
+  "expires_at" = clock_timestamp() + make_interval(secs => $3::double precision), "presence_pid" = $5::int
+WHERE "cluster" = $1 AND "holder" = $2 AND "term" = $4::bigint
 RETURNING "term"::text AS term, "renewed_at" AS renewed_at`;
+
+// Anyone else takes the row FOR UPDATE first: that waits for every fenced write in flight to commit, so the new
+// term starts after them. Then it takes over (next term) when the lease has expired by the database's clock, or
+// when the holder's presence session is gone (its process died; a frozen process keeps its session, so only the
+// expiry replaces it).
+const LOCK_SQL = `SELECT "holder", "term"::text AS term, "expires_at" <= clock_timestamp() AS expired,
+  ("presence_pid" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a."pid" = "presence_pid")) AS gone
+FROM "monitor_leases" WHERE "cluster" = $1 FOR UPDATE`;
+const TAKE_OVER_SQL = `
+UPDATE "monitor_leases" SET "term" = "term" + 1, "holder" = $2, "acquired_at" = clock_timestamp(), "renewed_at" = clock_timestamp(),
+  "expires_at" = clock_timestamp() + make_interval(secs => $3::double precision), "presence_pid" = $4::int
+WHERE "cluster" = $1
+RETURNING "term"::text AS term, "renewed_at" AS renewed_at`;
+const FIRST_SQL = `
+INSERT INTO "monitor_leases" ("cluster", "holder", "term", "acquired_at", "renewed_at", "expires_at", "presence_pid")
+VALUES ($1, $2, 1, clock_timestamp(), clock_timestamp(), clock_timestamp() + make_interval(secs => $3::double precision), $4::int)
+ON CONFLICT ("cluster") DO NOTHING
+RETURNING "term"::text AS term, "renewed_at" AS renewed_at`;
+
+type Taken = { term: string; renewed_at: Date };
+
+/** Takes the lease when it is free (none yet, expired, or its holder gone); undefined when another holds it. */
+async function takeOver(pool: pg.Pool, cluster: string, holder: string, leaseSeconds: number, pid: number | null): Promise<Taken | undefined> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const { rows } = await client.query<{ holder: string; term: string; expired: boolean; gone: boolean }>(LOCK_SQL, [cluster]);
+    let taken: Taken | undefined;
+    if (rows.length === 0) taken = (await client.query<Taken>(FIRST_SQL, [cluster, holder, leaseSeconds, pid])).rows[0];
+    else if (rows[0].expired || rows[0].gone) taken = (await client.query<Taken>(TAKE_OVER_SQL, [cluster, holder, leaseSeconds, pid])).rows[0];
+    await client.query("COMMIT");
+    return taken;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
 
 const WHO_SQL = `SELECT "holder", "term"::text AS term, "renewed_at", EXTRACT(EPOCH FROM clock_timestamp() - "renewed_at") * 1000 AS silent_ms
 FROM "monitor_leases" WHERE "cluster" = $1`;
@@ -119,6 +160,8 @@ export function createClusterLease(
   const holder = opts.holder ?? HOLDER;
   const leaseMs = opts.leaseMs ?? LEASE_MS;
   let term: number | undefined;
+  /** The term this process held last: renewed again if nobody took it meanwhile (a slow moment is not a takeover). */
+  let lastTerm: number | undefined;
   /** Until when (performance.now()) the held term is provably live: its renewal started before then minus the lease. */
   let validUntil = 0;
   const pool = poolFor(connectionString);
@@ -140,21 +183,24 @@ export function createClusterLease(
     },
     async check() {
       const started = performance.now();
-      let taken;
+      let taken: Taken | undefined;
       try {
-        const pid = await presencePid(connectionString);
-        taken = await pool.query<{ term: string; renewed_at: Date }>(TAKE_SQL, [cluster, holder, leaseMs / 1000, term ?? -1, pid ?? null]);
+        const pid = (await presencePid(connectionString)) ?? null;
+        const mine = term ?? lastTerm;
+        if (mine !== undefined) taken = (await pool.query<Taken>(RENEW_SQL, [cluster, holder, leaseMs / 1000, mine, pid])).rows[0];
+        taken ??= await takeOver(pool, cluster, holder, leaseMs / 1000, pid);
       } catch (error) {
         // Unknown whether it renewed: the held term stays usable only until its last proven expiry.
         if (term !== undefined && performance.now() >= validUntil) drop(`the lease could not be renewed: ${(error as Error).message}`);
         throw error;
       }
-      if (taken.rows.length > 0) {
-        term = Number(taken.rows[0].term);
+      if (taken) {
+        term = lastTerm = Number(taken.term);
         validUntil = started + leaseMs - SAFETY_MS;
-        return { leading: true, term, holder, renewedAt: taken.rows[0].renewed_at, silentForMs: 0 };
+        return { leading: true, term, holder, renewedAt: taken.renewed_at, silentForMs: 0 };
       }
       drop("another process holds the lease");
+      lastTerm = undefined;
       const who = await pool.query<{ holder: string; term: string; renewed_at: Date; silent_ms: string }>(WHO_SQL, [cluster]);
       const row = who.rows[0];
       return row
@@ -166,7 +212,7 @@ export function createClusterLease(
     },
     async release() {
       const held = term;
-      term = undefined;
+      term = lastTerm = undefined;
       validUntil = 0;
       if (held === undefined) return;
       await pool

@@ -21,7 +21,7 @@ LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM 1 FROM "monitor_leases"
     WHERE "cluster" = p_cluster AND "holder" = p_holder AND "term" = p_term AND "expires_at" > clock_timestamp()
-    FOR SHARE;
+    FOR KEY SHARE;
   IF NOT FOUND THEN
     RAISE EXCEPTION 'FAULTLINE_STALE_TERM: the monitor lease of % is no longer held at term %', p_cluster, p_term
       USING ERRCODE = 'FL409';
