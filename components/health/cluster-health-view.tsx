@@ -54,6 +54,10 @@ export function ClusterHealthView({
           // A throttled source is not down, but what it says is not fresh either: the verdict must not read as live.
           <span data-testid="rollup-throttled"> (as last read: the API server is throttling Faultline, see below)</span>
         ) : null}
+        {h.replica?.leaderSilentSince ? (
+          // The leader stopped renewing: this verdict is its last reading, not a live one.
+          <span data-testid="rollup-leader-silent"> (as last read by a leader replica that has gone silent, see below)</span>
+        ) : null}
         {reasons.length > 1 ? (
           <ul>
             {reasons.map((r) => (

@@ -22,7 +22,7 @@ export function ReplicaNote({ checkedAt, replica }: { checkedAt: string; replica
   const age = (iso: string) => (now === null ? utc(iso) : `${ago(iso, now)}, ${utc(iso)}`);
   if (replica.leaderSilentSince)
     return (
-      <div className="callout" role="alert" data-testid="leader-silent">
+      <div className="callout replica-silent" role="alert" data-testid="leader-silent">
         <strong>The leader replica has been silent since {age(replica.leaderSilentSince)}.</strong> What this page shows is its last reading ({age(checkedAt)})
         and may be stale; another replica takes the cluster over once the leader&apos;s lease runs out, within seconds.
       </div>
