@@ -132,6 +132,17 @@ async function main(): Promise<void> {
       console.error(log.slice(-40).join("\n"));
       fail((error as Error).message);
     }
+    // Then ready as a readiness probe sees it: polled, as the kubelet does, until the replica knows its role too.
+    const probeUntil = Date.now() + READY_WITHIN_MS;
+    for (;;) {
+      const answer = await get(`http://127.0.0.1:${port}`, "/api/readyz").catch(() => ({ status: 0, body: "" }));
+      if (answer.status === 200) break;
+      if (Date.now() > probeUntil) {
+        console.error(log.slice(-40).join("\n"));
+        fail(`GET /api/readyz did not answer 200 within ${READY_WITHIN_MS / 1000} s: ${answer.status} ${answer.body.slice(0, 300)}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
     const readyAfter = (Date.now() - began) / 1000;
     const proc = containerProcess(rootfs);
     if (!proc) fail("no process runs in the unpacked root filesystem");
