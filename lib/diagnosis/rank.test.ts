@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getCatalog } from "@/lib/catalog/queries";
 import type { FailureMode } from "@/lib/catalog/schema";
+import { decide } from "./confidence";
 import { diagnose, suspectsChanged, type ActiveSignal } from "./rank";
 
 // Against the real catalog and real error text: what an on-call reads under "suspects".
@@ -127,11 +128,41 @@ describe("diagnosis", () => {
     expect(u.runbook?.path.at(-1)).toBe(u.runbook?.node);
   });
 
-  it("reads a crash loop from flapping, not from the words, and a steady failure as a dead plugin", () => {
+  it("reads a crash loop from flapping, not from the words; a steady refused dial cannot tell a dead plugin from the socket it left", () => {
     const refused =
       'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /var/run/kmsplugin/kms-1.sock: connect: connection refused"';
     expect(rank([{ ...plugin(refused), flaps: 3 }])[0].id).toBe("kms-plugin-crash-loop");
-    expect(rank([{ ...plugin(refused), flaps: 0 }])[0].id).toBe("kms-plugin-unavailable");
+    // A refused dial means a socket file with no listener: the plugin died without removing it (listener.go probeDead).
+    const steady = rank([{ ...plugin(refused), flaps: 0 }]);
+    expect([steady[0].id, steady[0].undecided?.with].sort()).toEqual(["kms-plugin-unavailable", "kms-stale-socket"]);
+    expect(steady[0].undecided?.likely).toBeUndefined();
+    // A missing socket file is a plugin that is not running (a clean stop removes it), not a stale one.
+    const missing = rank([plugin(refused.replace("connection refused", "no such file or directory"))]);
+    expect(missing[0].id).toBe("kms-plugin-unavailable");
+    expect(missing[0].score - (missing.find((s) => s.id === "kms-stale-socket")?.score ?? 0)).toBeGreaterThan(3);
+  });
+
+  it("names an audit device that fails fast from its redacted 500, without the latency a blocked one would add", () => {
+    const ranked = rank([plugin("openbao transit encrypt failed: unavailable (status 500)")], {
+      healthy: [{ signal: "kms.latency.high", subject: "master-0/1_secrets" }],
+    });
+    expect(ranked[0].id).toBe("openbao-audit-backend-pressure");
+    expect(ranked[0].contradicts.join("\n")).not.toContain("kms.latency.high is ok");
+  });
+
+  it("names a likely cause yet asks about a second that holds a tenth of the evidence, and asks nothing of a clear one", () => {
+    const pair = (a: number, b: number) => [
+      { id: "openbao-sealed", title: "OpenBao sealed", confidence: a },
+      { id: "openbao-unavailable", title: "OpenBao unavailable", confidence: b },
+    ];
+    const byId = new Map(modes.map((m) => [m.id, m]));
+    const likely = decide(pair(0.8, 0.15), byId, catalog.runbooks);
+    expect(likely).toMatchObject({ with: "openbao-unavailable", likely: true });
+    expect(likely?.question).toMatch(/\?$/);
+    expect(decide(pair(0.95, 0.04), byId, catalog.runbooks)).toBeUndefined();
+    const close = decide(pair(0.5, 0.4), byId, catalog.runbooks);
+    expect(close?.with).toBe("openbao-unavailable");
+    expect(close?.likely).toBeUndefined();
   });
 
   it("puts a failure mode an alert named first, and ranks nothing when nothing is active", () => {
