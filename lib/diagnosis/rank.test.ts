@@ -142,6 +142,42 @@ describe("diagnosis", () => {
     expect(missing[0].score - (missing.find((s) => s.id === "kms-stale-socket")?.score ?? 0)).toBeGreaterThan(3);
   });
 
+  it("answers a plugin that gave up at start-up with the cause its exit line names, the dead plugin as a view of it", () => {
+    const gone =
+      'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /run/openbao-kms/kms.sock: connect: no such file or directory"';
+    const dead = [plugin(gone, "master-0/1"), plugin(gone, "master-1/1")];
+    const source = "the journal of bao-kms-provider.service on master-0";
+    const exit =
+      "bao-kms-provider[26100]: initialize status cache: bootstrap status probe did not succeed within 30s: openbao transit metadata read failed: sealed (status 503)";
+    const ranked = rank(dead, {
+      texts: [
+        { source, text: "systemd[1]: Started bao-kms-provider.service - OpenBao Kubernetes KMS v2 Provider." },
+        { source, text: exit },
+      ],
+    });
+    expect(ranked[0].id).toBe("openbao-sealed");
+    expect(ranked[0].facets?.map((f) => f.id)).toContain("kms-plugin-unavailable");
+    expect(ranked[0].rootCause?.reason).toContain("gave up at start-up");
+    // The same words not on an exit line say nothing of why the plugin is down.
+    const apart = rank(dead, { texts: [{ source, text: "openbao transit metadata read failed: sealed (status 503)" }] });
+    expect(apart.find((s) => s.id === "openbao-sealed")?.facets ?? []).toEqual([]);
+  });
+
+  it("reads the order of a journal's lines: a unit stopped and started again with no failure between is a requested restart", () => {
+    const gone = plugin(
+      'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /run/openbao-kms/kms.sock: connect: no such file or directory"',
+    );
+    const lines = [
+      "systemd[1]: Stopped bao-kms-provider.service - OpenBao Kubernetes KMS v2 Provider.",
+      "systemd[1]: Started bao-kms-provider.service - OpenBao Kubernetes KMS v2 Provider.",
+    ];
+    const upgrade = (texts: { source: string; text: string }[]) => rank([gone], { texts }).find((s) => s.id === "kms-plugin-package-upgrade-restart");
+    const journal = upgrade(lines.map((text) => ({ source: "the journal of bao-kms-provider.service on master-0", text })));
+    expect(journal?.supports.join("\n")).toContain("systemd stopped and started the unit");
+    const scattered = upgrade(lines.map((text, i) => ({ source: `the output pasted by alice (${i})`, text })));
+    expect(scattered?.supports.join("\n") ?? "").not.toContain("systemd stopped and started the unit");
+  });
+
   it("names an audit device that fails fast from its redacted 500, without the latency a blocked one would add", () => {
     const ranked = rank([plugin("openbao transit encrypt failed: unavailable (status 500)")], {
       healthy: [{ signal: "kms.latency.high", subject: "master-0/1_secrets" }],
