@@ -178,6 +178,18 @@ describe("diagnosis", () => {
     expect(scattered?.supports.join("\n") ?? "").not.toContain("systemd stopped and started the unit");
   });
 
+  it("tells the plugin's own AAD refusal from a ciphertext Transit cannot authenticate after that check passed", () => {
+    const refused = rank([plugin("rpc error: code = InvalidArgument desc = annotations do not match key snapshot")]);
+    expect(refused[0].id).toBe("aad-mismatch");
+    const transit = rank([
+      plugin(
+        "Error making API request. URL: PUT https://openbao.internal:8200/v1/transit/decrypt/k8s-kek Code: 400. Errors: * cipher: message authentication failed",
+      ),
+    ]);
+    expect(transit[0].id).toBe("transit-key-recreated-same-name");
+    expect(transit.map((s) => s.id)).toContain("aad-mismatch");
+  });
+
   it("names an audit device that fails fast from its redacted 500, without the latency a blocked one would add", () => {
     const ranked = rank([plugin("openbao transit encrypt failed: unavailable (status 500)")], {
       healthy: [{ signal: "kms.latency.high", subject: "master-0/1_secrets" }],
