@@ -202,15 +202,27 @@ test("a forgery run: every refused request is in the audit log once, with the ro
     const key = JSON.stringify([r.send.method, ...r.row, r.status, r.send.from ?? "127.0.0.1"]);
     expected.set(key, (expected.get(key) ?? 0) + 1);
   }
-  expect(new Map(entries.map((e) => [JSON.stringify([e.method, e.action, e.route, e.actor, e.role, e.status, e.remote]), e.count]))).toEqual(expected);
+  // Alike refusals are one row per window; a window may close during the run, so a key's rows are added up.
+  const recorded = new Map<string, number>();
+  for (const e of entries) {
+    const key = JSON.stringify([e.method, e.action, e.route, e.actor, e.role, e.status, e.remote]);
+    recorded.set(key, (recorded.get(key) ?? 0) + e.count);
+  }
+  expect(recorded).toEqual(expected);
 
   // The page shows the gathered row with its count.
   const context = await browser.newContext({ baseURL: own, extraHTTPHeaders: ADAM });
   const page = await context.newPage();
   await page.goto("/audit?action=edge.cross-site");
   await expect(page.getByTestId("audit-requests")).toHaveText("7");
-  const gathered = page.locator('tr[data-count="3"]');
-  await expect(gathered.locator('td[data-label="Times"]')).toHaveText("×3");
+  // Vera's three cross-site acknowledgements: one row of ×3, or ×2 and ×1 when a window closed between them.
+  const vera = page.locator("tbody tr").filter({ has: page.locator('td[data-label="Who"]', { hasText: "vera@example.org" }) });
+  const counts = await vera.evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-count") ?? "1")));
+  expect(counts.reduce((n, c) => n + c, 0)).toBe(3);
+  const most = Math.max(...counts);
+  expect(most).toBeGreaterThan(1);
+  const gathered = page.locator(`tbody tr[data-count="${most}"]`).filter({ has: page.locator('td[data-label="Who"]', { hasText: "vera@example.org" }) });
+  await expect(gathered.locator('td[data-label="Times"]')).toHaveText(`×${most}`);
   await expect(gathered.locator('td[data-label="Role"]')).toHaveText("viewer");
   await context.close();
 });
