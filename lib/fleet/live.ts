@@ -42,8 +42,10 @@ interface Publisher {
   timer?: NodeJS.Timeout;
   /** Reads and sends run one after the other, so a listener's full push and the changes after it arrive in order. */
   chain: Promise<void>;
-  /** Reads of every row queued or running on the chain. */
-  allQueued: number;
+  /** A read waits on the chain to start: it takes whatever is pending then, so reads never pile up behind a slow store. */
+  refreshQueued: boolean;
+  /** The read running now is of every row. */
+  readingAll: boolean;
   /** Every row worst first, as each full push and read hands them out (one object for all), until a row changes. */
   full?: FleetPush;
   /** Until when a read keeps the publisher running with no page listening (ms). */
@@ -61,7 +63,8 @@ const publisher = () =>
     warm: false,
     generation: 0,
     chain: Promise.resolve(),
-    allQueued: 0,
+    refreshQueued: false,
+    readingAll: false,
     readUntil: 0,
   }));
 
@@ -98,7 +101,7 @@ export async function readFleetRows(): Promise<FleetRead> {
   if (!p.stop) start(p);
   const watched = listMonitoredNames();
   // Every row is read when none has been yet, or when the store could not be read (once at a time, for all callers).
-  if ((!p.warm || p.storeDown) && p.allQueued === 0) schedule(p, "all");
+  if ((!p.warm || p.storeDown) && !p.readingAll) schedule(p, "all");
   else if (p.warm) {
     const unread = watched.filter((name) => !p.rows.has(name));
     const turned = flippedRows(p).map((row) => row.name);
@@ -167,31 +170,39 @@ function enqueue(p: Publisher, work: () => Promise<void>): void {
   p.chain = p.chain.then(work).catch((error: unknown) => console.error(`[faultline] fleet view: ${(error as Error).message}`));
 }
 
-function enqueueRefresh(p: Publisher, which: Set<string> | "all"): void {
-  const generation = p.generation;
-  if (which === "all") p.allQueued += 1;
-  enqueue(p, () => refresh(p, which, generation).finally(() => which === "all" && (p.allQueued -= 1)));
+/** Queues one read of what is pending, unless one already waits to start (it will take these too). */
+function queueRefresh(p: Publisher): void {
+  if (p.refreshQueued || !p.pending) return;
+  p.refreshQueued = true;
+  enqueue(p, async () => {
+    p.refreshQueued = false;
+    const which = p.pending;
+    p.pending = undefined;
+    if (!which) return;
+    p.readingAll = which === "all";
+    try {
+      await refresh(p, which, p.generation);
+    } finally {
+      p.readingAll = false;
+    }
+  });
 }
 
 /** Reads what is pending now rather than after the coalescing wait, and resolves once every read queued so far is done. */
 function flush(p: Publisher): Promise<void> {
   clearTimeout(p.timer);
   p.timer = undefined;
-  const which = p.pending;
-  p.pending = undefined;
-  if (which) enqueueRefresh(p, which);
+  queueRefresh(p);
   return p.chain;
 }
 
 function schedule(p: Publisher, names: string[] | "all"): void {
   if (names === "all" || p.pending === "all") p.pending = "all";
   else p.pending = new Set([...(p.pending ?? []), ...names]);
-  if (p.timer) return;
+  if (p.timer || p.refreshQueued) return;
   p.timer = setTimeout(() => {
     p.timer = undefined;
-    const which = p.pending;
-    p.pending = undefined;
-    if (which) enqueueRefresh(p, which);
+    queueRefresh(p);
   }, COALESCE_MS);
   p.timer.unref();
 }
