@@ -11,9 +11,10 @@
 // then a JSON summary (--out writes it too), and with --before the ratio of each figure to an earlier run's.
 // The simulated clusters run in a process of their own (`npm run demo -- --clusters N --clusters-file F`), PostgreSQL is an
 // embedded one of this script's, and the server is the built one (`npm start`'s scripts/start.ts; it builds first when
-// the sources changed). --server-arg passes a switch to the server's node (--cpu-prof, --heapsnapshot-signal=SIGUSR2).
+// the sources changed). --server-arg passes a switch to the server's node (--cpu-prof, --heapsnapshot-signal=SIGUSR2);
+// --server-log F appends the servers' output to F.
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -47,6 +48,7 @@ const { values: opts } = parseArgs({
     out: { type: "string" },
     before: { type: "string" },
     "server-arg": { type: "string", multiple: true },
+    "server-log": { type: "string" },
   },
 });
 const whole = (name: keyof typeof opts, min: number) => {
@@ -98,12 +100,14 @@ async function stopGroup(child: ChildProcess): Promise<void> {
 }
 
 /** Starts a process in a group of its own; resolves once its output matches `ready`. */
-function startChild(command: string[], env: Record<string, string>, ready: RegExp, name: string): Promise<ChildProcess> {
+function startChild(command: string[], env: Record<string, string>, ready: RegExp, name: string, logFile?: string): Promise<ChildProcess> {
   const child = spawn(command[0], command.slice(1), { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   children.push(child);
+  const log = logFile ? createWriteStream(logFile, { flags: "a" }) : undefined;
   let output = "";
   return new Promise((resolve, reject) => {
     const onData = (d: Buffer) => {
+      log?.write(d);
       output = (output + d.toString()).slice(-8000);
       if (ready.test(output)) resolve(child);
     };
@@ -127,6 +131,7 @@ function startServer(o: { port: number; databaseUrl: string; dataDir: string; cl
     },
     /\[faultline\] ready on http/,
     "the server",
+    opts["server-log"],
   );
 }
 
