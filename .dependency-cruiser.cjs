@@ -24,6 +24,7 @@ const MAY_IMPORT = {
     "lib/text",
     "lib/errors.ts",
     "lib/incident-rules-config.ts",
+    "lib/process-slot.ts",
   ],
   "lib/notifications": ["lib/db", "lib/env.ts", "lib/notify-config.ts", "lib/catalog", "lib/text", "lib/live", "lib/process-slot.ts"],
   "lib/live": ["lib/signals", "lib/model", "lib/process-slot.ts"],

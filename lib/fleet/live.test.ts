@@ -13,7 +13,7 @@ import { readSources } from "@/lib/sources/readings";
 import { demoSources } from "@/test/demo-sources";
 import { migratedDatabase } from "@/test/incident-db";
 import { nextEvent } from "@/test/sse";
-import { subscribeFleet, type FleetPush } from "./live";
+import { readFleetRows, subscribeFleet, type FleetPush } from "./live";
 import { staleAfterMs } from "./read-fleet";
 
 // The fleet's pushes on a real PostgreSQL, fed as the monitor feeds them (lib/live/registry.ts publishes each health,
@@ -172,5 +172,54 @@ describe("the fleet's routes", () => {
       state: ['"on-fire" is not a state: expected critical, warning, unknown, stale, ok'],
       view: ["unknown parameter: use state and q"],
     });
+  });
+});
+
+describe("the fleet's rows as the API and the page read them", () => {
+  it("never serve a row from before a change once it is announced, and take the reading time from the registry", async () => {
+    const rowOf = async (name: string) => (await readFleetRows()).rows.find((r) => r.name === name)!;
+    publishHealth(healthOf("tango"));
+    expect(await rowOf("tango")).toMatchObject({ state: "ok", incidents: { open: 0 } });
+
+    // An incident written without an announcement is not read per request; announced, the next read has it.
+    const id = await inTransaction(db.prisma, async (tx) => {
+      const { incidentId } = await openIncident(
+        tx,
+        [
+          {
+            cluster: "tango",
+            signal: "kms.plugin.unhealthy",
+            subject: "master-2/1",
+            source: "signal",
+            state: "critical",
+            detail: "down",
+            severity: "critical",
+          },
+        ],
+        { now: new Date(), reason: "(test)" },
+      );
+      return incidentId;
+    });
+    expect((await rowOf("tango")).incidents).toEqual({ open: 0, top: null });
+    announceIncidents([id]);
+    expect((await rowOf("tango")).incidents).toMatchObject({ open: 1, top: { id } });
+
+    // A health pushed (the registry announces it as it keeps it) is in the very next read.
+    publishHealth(healthOf("tango", "kms-plugin-unavailable"));
+    const rows = (await readFleetRows()).rows;
+    expect(rows.filter((r) => r.state === "critical").map((r) => r.name)).toEqual(["zulu", "tango"]);
+
+    // A reading that changes nothing a viewer sees is not pushed; its time is what the row says.
+    const later = new Date(Date.now() + 1_000);
+    publishHealth(healthOf("tango", "kms-plugin-unavailable", later));
+    expect((await rowOf("tango")).readAt).toBe(later.toISOString());
+  });
+
+  it("turn a row stale in the first read after its reading passes the bound, with no push to say so", async () => {
+    const checkedAt = Date.now() - staleAfterMs() + 300;
+    publishHealth(healthOf("uniform", undefined, new Date(checkedAt)));
+    expect((await readFleetRows()).rows.find((r) => r.name === "uniform")!.state).toBe("ok");
+    while (Date.now() <= checkedAt + staleAfterMs()) await new Promise((r) => setTimeout(r, 20));
+    expect((await readFleetRows()).rows.find((r) => r.name === "uniform")!.state).toBe("stale");
   });
 });

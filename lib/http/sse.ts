@@ -4,21 +4,36 @@
 
 export type SendEvent = (event: string, data: unknown) => void;
 
+const encoder = new TextEncoder();
+const KEEP_ALIVE = encoder.encode(": keep-alive\n\n");
+
+/** Each push's frame, written once: every open stream is handed the same object (500 pages, one JSON.stringify). */
+const frames = new WeakMap<object, Map<string, Uint8Array>>();
+
+function frameOf(event: string, data: unknown): Uint8Array {
+  const write = () => encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  if (typeof data !== "object" || data === null) return write();
+  let byEvent = frames.get(data);
+  if (!byEvent) frames.set(data, (byEvent = new Map()));
+  let frame = byEvent.get(event);
+  if (!frame) byEvent.set(event, (frame = write()));
+  return frame;
+}
+
 export function eventStream(request: Request, subscribe: (send: SendEvent) => () => void): Response {
-  const encoder = new TextEncoder();
   let cleanup = () => {};
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
-      const send = (text: string) => {
+      const send = (frame: Uint8Array) => {
         try {
-          controller.enqueue(encoder.encode(text));
+          controller.enqueue(frame);
         } catch {
           cleanup();
         }
       };
-      send("retry: 3000\n\n");
-      const stop = subscribe((event, data) => send(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
-      const keepAlive = setInterval(() => send(": keep-alive\n\n"), 15_000);
+      send(encoder.encode("retry: 3000\n\n"));
+      const stop = subscribe((event, data) => send(frameOf(event, data)));
+      const keepAlive = setInterval(() => send(KEEP_ALIVE), 15_000);
       cleanup = () => {
         stop();
         clearInterval(keepAlive);

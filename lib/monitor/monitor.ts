@@ -233,13 +233,27 @@ export function startMonitor(target: CollectTarget, opts: { simulated: boolean; 
     if (entry.lease) await checkLease(entry);
     await tick();
   });
-  entry.timer = setInterval(tick, opts.pollSeconds * 1000);
-  entry.timer.unref();
-  if (entry.lease) {
-    entry.leaseTimer = setInterval(() => void checkLease(entry), RENEW_MS);
-    entry.leaseTimer.unref();
-  }
+  const k = monitorsStarted.count++;
+  every(entry, "timer", opts.pollSeconds * 1000, k, tick);
+  if (entry.lease) every(entry, "leaseTimer", RENEW_MS, k, () => void checkLease(entry));
   return entry;
+}
+
+/** Monitors started by this process: the k-th one's timers fire at its own point of each period. */
+const monitorsStarted = processSlot<{ count: number }>("monitors-started").getOrCreate(() => ({ count: 0 }));
+
+/**
+ * Runs `work` every `periodMs`, first after a phase of its own: the golden ratio's multiples spread any number of
+ * clusters evenly over the period. Started together, 100 clusters' rounds (500 probes) and lease renewals all came
+ * in the same tick, and a renewal queued behind 99 others missed its lease (docs/replicas.md).
+ */
+function every(entry: Monitored, field: "timer" | "leaseTimer", periodMs: number, k: number, work: () => unknown): void {
+  const phase = Math.floor(((k * 0.6180339887) % 1) * periodMs);
+  entry[field] = setTimeout(() => {
+    entry[field] = setInterval(work, periodMs);
+    entry[field].unref();
+  }, phase);
+  entry[field].unref();
 }
 
 /** One round of a process that reads the cluster itself: probe, compose, publish, commit and judge under `fence`. */
@@ -315,6 +329,7 @@ function stepDown(entry: Monitored, why: string): void {
 }
 
 function stopMonitorEntry(entry: Monitored): void {
+  // clearInterval clears the phase's timeout too.
   if (entry.timer) clearInterval(entry.timer);
   if (entry.leaseTimer) clearInterval(entry.leaseTimer);
   stopReading(entry);

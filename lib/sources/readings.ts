@@ -74,11 +74,12 @@ const READERS: Readers = {
   pods: (pods) => pods?.map((pod) => readInjectedPod(pod)),
   webhook: (config) => (config === null ? null : config ? readWebhookConfiguration(config) : undefined),
   endpoints: (endpoints) => endpoints?.map(readEndpoints),
-  kmsProviders: (kms) => (kms ? parseKmsProvidersHealth(kms.status, kms.body) : undefined),
+  // A probe's answer keeps its identity while the endpoint answers the same (lib/sources/probes/collect.ts).
+  kmsProviders: (kms) => (kms ? once(kms, (k) => parseKmsProvidersHealth(k.status, k.body)) : undefined),
   readyz: (readyz) => readyz,
-  openbao: (bao) => (bao ? ("unreachable" in bao ? bao : parseOpenBaoHealth(bao.status, bao.body)) : undefined),
-  transit: (transit) => (transit && (transit.status === 200 || transit.status === 404) ? parseTransitKey(transit.body) : undefined),
-  beacon: (beacon) => (beacon ? readBeacon(beacon) : undefined),
+  openbao: (bao) => (bao ? ("unreachable" in bao ? bao : once(bao, (b) => parseOpenBaoHealth(b.status, b.body))) : undefined),
+  transit: (transit) => (transit && (transit.status === 200 || transit.status === 404) ? once(transit, (t) => parseTransitKey(t.body)) : undefined),
+  beacon: (beacon) => (beacon ? once(beacon, readBeacon) : undefined),
   metrics: (metrics) => metrics,
 };
 

@@ -4,7 +4,7 @@ import { signalLinks } from "@/lib/catalog/signal-links";
 import { loadEnv } from "@/lib/env";
 import { matchesFleetFilter, parseFleetFilter, type FleetFilter } from "@/lib/fleet/fleet-filter";
 import { labelsOf } from "@/lib/fleet/labels";
-import { readFleet } from "@/lib/fleet/read-fleet";
+import { readFleetRows } from "@/lib/fleet/live";
 import { getVersionedView, listMonitoredNames } from "@/lib/live/registry";
 
 // /fleet (every watched cluster, worst first, filtered by the address), GET /api/v1/fleet, and one cluster's page
@@ -26,7 +26,7 @@ export const FleetQuery = z.instanceof(URLSearchParams).transform((params, ctx):
 
 /** GET /api/v1/fleet: the rows the filter keeps, worst first, and how many clusters there are in all. */
 export async function listFleet(filter: FleetFilter) {
-  const { rows, storeDown } = await readFleet();
+  const { rows, storeDown } = await readFleetRows();
   const kept = rows.filter((row) => matchesFleetFilter(row, filter));
   return { count: kept.length, total: rows.length, rows: kept, ...(storeDown ? { storeDown } : {}) };
 }
@@ -35,7 +35,7 @@ export async function listFleet(filter: FleetFilter) {
 export async function loadFleetPage(raw: SearchParams) {
   const values = { state: first(raw.state).trim(), q: first(raw.q).trim() };
   const { filter, errors } = parseFleetFilter(values);
-  const { rows, storeDown } = await readFleet();
+  const { rows, storeDown } = await readFleetRows();
   return { rows, storeDown, filter, values, errors, pollSeconds: loadEnv().FAULTLINE_POLL_SECONDS, renderedAt: Date.now() };
 }
 

@@ -2,7 +2,7 @@ import "server-only";
 import { getDb } from "@/lib/db/client";
 import { loadEnv } from "@/lib/env";
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
-import { listIncidentHistory } from "@/lib/incidents/history/history";
+import { listIncidentHistoryShared } from "@/lib/incidents/history/list-cache";
 import { fieldErrors } from "@/lib/errors";
 import { IncidentListQuery } from "@/lib/incidents/schemas";
 import { listMonitoredNames } from "@/lib/live/registry";
@@ -44,7 +44,7 @@ export function readIncidentFilters(raw: SearchParams): IncidentFiltersData {
 export async function loadIncidentRows(search: string) {
   const env = loadEnv();
   const filter = IncidentListQuery.parse(Object.fromEntries(new URLSearchParams(search)));
-  const read = await readStore(() => listIncidentHistory(getDb(), filter));
+  const read = await readStore(() => listIncidentHistoryShared(getDb(), filter));
   if (!read.ok) return read;
   const rules: IncidentRulesConfig = env.FAULTLINE_INCIDENT_RULES;
   return {

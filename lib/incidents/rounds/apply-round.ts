@@ -117,6 +117,22 @@ export async function applyRound(
   config: IncidentRulesConfig = DEFAULT_RULES_CONFIG,
   fence?: Fence,
 ): Promise<RoundOutcome> {
+  return (await applyRoundWithQuiet(db, cluster, signals, now, config, fence)).outcome;
+}
+
+/**
+ * applyRound, and whether the round was quiet: it decided nothing, remembered nothing new and refused nothing, and
+ * the cluster has no unresolved incident (whose resolution would wait on time alone). Judge.ts skips the same quiet
+ * round while no incident changes.
+ */
+export async function applyRoundWithQuiet(
+  db: Db,
+  cluster: string,
+  signals: Signal[],
+  now: Date,
+  config: IncidentRulesConfig = DEFAULT_RULES_CONFIG,
+  fence?: Fence,
+): Promise<{ outcome: RoundOutcome; quiet: boolean }> {
   // The monitor's intake already cleaned these; a detail is cheap to clean again, evidence is cleaned where it is written.
   const clean = signals.map((s) => ({ ...s, detail: cleanText(s.detail) }));
   const healthyNow = clean.filter((s) => s.state === "ok").map((s) => ({ signal: s.id, subject: s.subject }));
@@ -286,7 +302,8 @@ export async function applyRound(
       if (!outcome.resolved.includes(id))
         await unit([], `incident ${id}: suspects`, () => refreshSuspects(tx, id, now, RULES_ACTOR, fired.has(id), healthyNow));
     if (refused.length > 0) outcome.refused = refused;
-    return outcome;
+    const quiet = actions.length === 0 && changed.length === 0 && refused.length === 0 && incidents.every((i) => i.status === "resolved");
+    return { outcome, quiet };
   });
 }
 

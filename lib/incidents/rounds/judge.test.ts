@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClusterHealth } from "@/lib/signals/cluster-health";
-import { onIncidents, type IncidentsPush } from "@/lib/live/bus";
+import { announceIncidents, onIncidents, type IncidentsPush } from "@/lib/live/bus";
 import { commitRound, newMemo } from "@/lib/store/persist";
 import { at, migratedDatabase, signal } from "@/test/incident-db";
 import { parseRulesConfig } from "@/lib/incident-rules-config";
@@ -48,5 +48,44 @@ describe("judging what the store committed", () => {
     } finally {
       stop();
     }
+  });
+
+  it("does not judge a healthy cluster's quiet round again until a signal or an incident changes", async () => {
+    // The real client, counting the transactions the rules open (a quiet round is one per cluster and poll).
+    let transactions = 0;
+    const counted = new Proxy(db.prisma, {
+      get: (target, key) => {
+        if (key === "$transaction") transactions += 1;
+        const value = Reflect.get(target, key, target) as unknown;
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const quietConfig = parseRulesConfig({ openAfterObservations: 2, openAfterSeconds: 3600, resolveAfterSeconds: 10 });
+    const named = (state: "ok" | "critical") => ({ ...health(state), name: "quiet" }) as ClusterHealth;
+    const memo = newMemo();
+    const round = async (state: "ok" | "critical", s: number) => {
+      const before = transactions;
+      await judgeRound(counted, await commitRound(db.prisma, named(state), {}, memo, at(s)), quietConfig);
+      return transactions - before;
+    };
+    // Judged once: quiet (nothing to remember of an ok signal, nothing decided, no incident); the same again is not.
+    expect(await round("ok", 100)).toBe(1);
+    expect(await round("ok", 102)).toBe(0);
+    expect(await round("ok", 104)).toBe(0);
+    // An incident change anywhere is judged again, once.
+    announceIncidents([]);
+    expect(await round("ok", 106)).toBe(1);
+    expect(await round("ok", 108)).toBe(0);
+
+    // A failure opens its incident on the same round as ever; while it is unresolved every round is judged, so it
+    // resolves once healthy for 10 s, and the rounds after that are quiet again.
+    expect(await round("critical", 112)).toBe(1);
+    await round("critical", 114);
+    const [incident] = await db.prisma.incident.findMany({ where: { cluster: "quiet" } });
+    expect(incident).toMatchObject({ status: "open" });
+    for (let s = 116; s <= 126; s += 2) expect(await round("ok", s)).toBe(1);
+    expect(await db.prisma.incident.findUniqueOrThrow({ where: { id: incident.id } })).toMatchObject({ status: "resolved" });
+    await round("ok", 128);
+    expect(await round("ok", 130)).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
-import { announceIncidents } from "@/lib/live/bus";
+import { announceIncidents, onIncidents } from "@/lib/live/bus";
+import type { Signal } from "@/lib/signals/signal-model";
 import type { CommittedRound } from "@/lib/store/persist";
 import type { Refusal } from "@/lib/text/refusal";
-import { judgeCommitted, sweepIncidents } from "./apply-round";
+import { applyRoundWithQuiet, sweepIncidents, type RoundOutcome } from "./apply-round";
 import type { IncidentRulesConfig } from "@/lib/incident-rules-config";
 import type { Db } from "../tx";
 
@@ -10,6 +11,25 @@ import type { Db } from "../tx";
 
 const SWEEP_INTERVAL_MS = 60_000;
 let lastSweep = 0;
+
+/**
+ * Per cluster, its last round when that round was quiet (every signal ok, nothing decided, nothing new to remember,
+ * no unresolved incident): the same signals again, under the same lease term and with no incident change announced
+ * since, decide nothing either, so they are not judged. A healthy fleet costs no transaction per cluster and poll;
+ * any signal not ok, any incident change (an alert, an acknowledgement, another replica's), a takeover judges again.
+ */
+const quietRounds = new WeakMap<Db, Map<string, { signature: string; term?: number; config: IncidentRulesConfig; announcements: number }>>();
+let announcements = 0;
+let counting = false;
+
+/** The round's signals when every one is ok (their ids and subjects, in order), else undefined. */
+function quietSignature(signals: readonly Signal[]): string | undefined {
+  if (signals.some((s) => s.state !== "ok")) return undefined;
+  return signals
+    .map((s) => `${s.id}\u0000${s.subject}`)
+    .sort()
+    .join("\n");
+}
 
 /**
  * Judges one committed round (leader only: followers would count the same observation twice); returns what it
@@ -21,7 +41,24 @@ export async function judgeRound(
   config: IncidentRulesConfig,
   onOpened?: (ids: number[]) => void,
 ): Promise<Refusal[] | undefined> {
-  const outcome = await judgeCommitted(db, committed, config);
+  if (!counting) {
+    counting = true;
+    onIncidents(() => (announcements += 1));
+  }
+  let quiet = quietRounds.get(db);
+  if (!quiet) quietRounds.set(db, (quiet = new Map()));
+  const signature = quietSignature(committed.signals);
+  const held = quiet.get(committed.cluster);
+  const term = committed.fence?.term;
+  let outcome: RoundOutcome = { opened: [], joined: [], reopened: [], resolved: [], transitions: 0 };
+  const same = held !== undefined && held.signature === signature && held.term === term && held.config === config && held.announcements === announcements;
+  if (signature === undefined || committed.transitions.length > 0 || !same) {
+    const before = announcements;
+    const judged = await applyRoundWithQuiet(db, committed.cluster, committed.signals, committed.at, config, committed.fence);
+    outcome = judged.outcome;
+    if (judged.quiet && signature !== undefined) quiet.set(committed.cluster, { signature, term, config, announcements: before });
+    else quiet.delete(committed.cluster);
+  }
   const opened = [...outcome.opened, ...outcome.reopened];
   if (opened.length > 0) onOpened?.(opened);
   const touched = [...outcome.opened, ...outcome.joined, ...outcome.reopened, ...outcome.resolved];

@@ -1,6 +1,7 @@
 import "server-only";
 import http from "node:http";
 import https from "node:https";
+import { createSecureContext } from "node:tls";
 import * as k8s from "@kubernetes/client-node";
 import type { ClusterConfig } from "@/lib/clusters/config";
 import { KubeHttpError, parseRetryAfter } from "./http-error";
@@ -74,6 +75,32 @@ export function httpError(what: string, status: number, text: string, headers: h
   return new KubeHttpError(status, `${what}: ${status} ${said}`, parseRetryAfter(headers["retry-after"], parsed));
 }
 
+/**
+ * The agent of a cluster's connection: keep-alive, with its TLS context (CA, client certificate) made once. The one
+ * client-node hands out keeps no connection alive, so every GET of every poll and every watch's LIST was a new TLS
+ * handshake with a new context: most of the monitor's CPU at 100 clusters (--cpu-prof). A proxy keeps client-node's.
+ */
+const agents = new WeakMap<KubeAccess, https.Agent>();
+
+/** The request options of a GET or WATCH: the kubeconfig's credentials, and the cluster's agent. */
+export async function requestOptions(access: KubeAccess, base: https.RequestOptions): Promise<https.RequestOptions> {
+  const options: https.RequestOptions = { ...base };
+  await access.config.applyToHTTPSOptions(options);
+  if (!access.server.startsWith("https:") || access.config.getCurrentCluster()?.proxyUrl) return options;
+  let agent = agents.get(access);
+  if (!agent) {
+    const { ca, cert, key, pfx, passphrase, rejectUnauthorized, servername } = options;
+    agent = new https.Agent({
+      keepAlive: true,
+      secureContext: createSecureContext({ ca, cert, key, pfx, passphrase }),
+      ...(rejectUnauthorized === undefined ? {} : { rejectUnauthorized }),
+      ...(servername ? { servername } : {}),
+    });
+    agents.set(access, agent);
+  }
+  return { ...options, agent };
+}
+
 async function get(
   access: KubeAccess,
   path: string,
@@ -82,8 +109,7 @@ async function get(
   overflow: "truncate" | "fail",
 ): Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders; cut: boolean }> {
   const url = new URL(path, access.server);
-  const options: https.RequestOptions = { method: "GET", headers: { Accept: "application/json" }, timeout: timeoutMs };
-  await access.config.applyToHTTPSOptions(options);
+  const options = await requestOptions(access, { method: "GET", headers: { Accept: "application/json" }, timeout: timeoutMs });
   const lib = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
     const request = lib.request(url, options, (response) => {

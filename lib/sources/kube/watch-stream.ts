@@ -1,7 +1,7 @@
 import "server-only";
 import http from "node:http";
 import https from "node:https";
-import { httpError, type KubeAccess } from "./client";
+import { httpError, requestOptions, type KubeAccess } from "./client";
 
 // One WATCH request as a stream of events. Issued here rather than with client-node's Watch, whose
 // promise hides the answer's headers and Status body: a 429 must be read with its Retry-After, and the
@@ -32,8 +32,7 @@ export async function openWatch(
   const url = new URL(path, access.server);
   url.searchParams.set("watch", "true");
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, String(value));
-  const options: https.RequestOptions = { method: "GET", headers: { Accept: "application/json" }, timeout: headerTimeoutMs };
-  await access.config.applyToHTTPSOptions(options);
+  const options = await requestOptions(access, { method: "GET", headers: { Accept: "application/json" }, timeout: headerTimeoutMs });
   const lib = url.protocol === "https:" ? https : http;
   const where = `${path}${params.fieldSelector ? ` (${params.fieldSelector})` : ""}`;
   return new Promise((resolve, reject) => {

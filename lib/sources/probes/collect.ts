@@ -74,7 +74,18 @@ export async function collect(target: CollectTarget, previous: Sources, now: () 
     const result = results[i];
     const before = previous[name] as SourceState | undefined;
     (next as Record<string, SourceState>)[name] =
-      result.status === "fulfilled" ? recordSuccess(name, result.value, at) : recordFailure(before, name, result.reason, at);
+      result.status === "fulfilled" ? recordSuccess(name, sameAnswer(before?.value, result.value), at) : recordFailure(before, name, result.reason, at);
   });
   return next;
+}
+
+/**
+ * The previous answer when the new one says the same: the monitor's intake, readings and store memos key on a value's
+ * identity, so an endpoint that answers as before every poll (most do, most of the time) is not cleaned, parsed and
+ * hashed again each round. Answers are small (a health endpoint's text, OpenBao's JSON); `previous` is the cleaned
+ * one, so a raw answer that needed cleaning never equals it and is cleaned again.
+ */
+function sameAnswer<T>(previous: unknown, value: T): T {
+  if (previous === undefined || value === undefined || typeof value !== "object" || value === null) return value;
+  return JSON.stringify(previous) === JSON.stringify(value) ? (previous as T) : value;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { readFileSync } from "node:fs";
-import { rootCertificates } from "node:tls";
+import { createSecureContext, rootCertificates } from "node:tls";
 import { Agent, fetch as undiciFetch } from "undici";
 
 // HTTP to a cluster's OpenBao, trusting the CA the clusters file names (openbao.caFile) on top of the
@@ -31,8 +31,9 @@ export function openBaoFetch(caFile: string | undefined): OpenBaoFetch {
       throw new OpenBaoCaError(`cannot read the OpenBao CA file ${caFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
     if (!ca.includes("-----BEGIN CERTIFICATE-----")) throw new OpenBaoCaError(`the OpenBao CA file ${caFile} holds no PEM certificate`);
-    // Node's `ca` replaces the default roots; keep them, so a public certificate is still trusted too.
-    agent = new Agent({ connect: { ca: [...rootCertificates, ca] } });
+    // Node's `ca` replaces the default roots; keep them, so a public certificate is still trusted too. The context is
+    // made once: given as `ca`, every new connection parsed the 140-odd roots again (a third of the CPU at 100 clusters).
+    agent = new Agent({ connect: { secureContext: createSecureContext({ ca: [...rootCertificates, ca] }) } });
     agents.set(caFile, agent);
   }
   const dispatcher = agent;

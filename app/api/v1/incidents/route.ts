@@ -1,14 +1,17 @@
 import { getDb } from "@/lib/db/client";
 import { route } from "@/lib/http/route";
-import { listIncidentHistory } from "@/lib/incidents/history/history";
+import { listIncidentHistoryShared } from "@/lib/incidents/history/list-cache";
 import { IncidentListQuery } from "@/lib/incidents/schemas";
 
 export const dynamic = "force-dynamic";
 
-/** Incidents, open first, a page at a time: ?cluster=&status=open,acknowledged&severity=critical&q=&from=&to=&limit=&cursor= */
+/**
+ * Incidents, open first, a page at a time: ?cluster=&status=open,acknowledged&severity=critical&q=&from=&to=&limit=&cursor=
+ * (read once for every request of the same list until incidents change: lib/incidents/history/list-cache.ts).
+ */
 export const GET = route({
   role: "viewer",
   query: IncidentListQuery,
-  run: ({ query }) => listIncidentHistory(getDb(), query),
+  run: ({ query }) => listIncidentHistoryShared(getDb(), query),
   reply: { headers: { "Cache-Control": "no-store" } },
 });
