@@ -41,6 +41,7 @@ const MAY_IMPORT = {
     "lib/env.ts",
     "lib/errors.ts",
     "lib/process-slot.ts",
+    "lib/keep-unchanged.ts",
   ],
   "lib/exporter": ["lib/metrics.ts", "lib/live", "lib/db", "lib/signals", "lib/catalog", "lib/incidents", "lib/text", "lib/process-slot.ts"],
   "lib/fleet": ["lib/live", "lib/signals", "lib/db", "lib/env.ts", "lib/process-slot.ts"],
@@ -84,6 +85,7 @@ const MAY_IMPORT = {
   "lib/host-entry.ts": [],
   "lib/incident-rules-config.ts": [],
   "lib/json-var.ts": [],
+  "lib/keep-unchanged.ts": [],
   "lib/notify-config.ts": [],
   "lib/process-slot.ts": [],
 };

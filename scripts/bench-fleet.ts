@@ -12,7 +12,8 @@
 // The simulated clusters run in a process of their own (`npm run demo -- --clusters N --clusters-file F`), PostgreSQL is an
 // embedded one of this script's, and the server is the built one (`npm start`'s scripts/start.ts; it builds first when
 // the sources changed). --server-arg passes a switch to the server's node (--cpu-prof, --heapsnapshot-signal=SIGUSR2);
-// --server-log F appends the servers' output to F.
+// --server-log F appends the servers' output to F; --memory-only stops after the memory and CPU figures (with
+// --server-arg --cpu-prof, to see where a round's time goes).
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
@@ -49,6 +50,7 @@ const { values: opts } = parseArgs({
     before: { type: "string" },
     "server-arg": { type: "string", multiple: true },
     "server-log": { type: "string" },
+    "memory-only": { type: "boolean", default: false },
   },
 });
 const whole = (name: keyof typeof opts, min: number) => {
@@ -265,6 +267,16 @@ async function main(): Promise<void> {
     `RSS ${memory.finalRssMB} MB (max ${memory.maxRssMB}); slope over the last half ${memory.slopeLastHalfMBPerMin} ± ${memory.slopeStdErrMBPerMin} MB/min; ` +
       `CPU ${cpu.secondsInWindow} s in ${windowMinutes.toFixed(1)} min (${cpu.perMinute} s/min)`,
   );
+
+  if (opts["memory-only"]) {
+    console.log(JSON.stringify({ clusters: CLUSTERS, memory, cpu, samples }, null, 2));
+    screen.close();
+    await client.end();
+    await Promise.all(children.map(stopGroup));
+    await db.stop();
+    await rm(dir, { recursive: true, force: true });
+    return;
+  }
 
   // The page.
   const browser = await launchChromium();

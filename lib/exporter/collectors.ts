@@ -42,10 +42,16 @@ function createExporter(registry: Registry): Exporter {
       void loadStoredSince(health.name).then((rows) => since.seed(health.name, rows));
     }
   };
+  // By the signals' own identity: a round that changed no signal keeps the last round's list (lib/keep-unchanged.ts).
+  const bounded = new WeakMap<ClusterHealth["signals"], ReturnType<typeof boundSignals>>();
   const derived = new WeakMap<ClusterHealth, { cluster: string; signals: ReturnType<typeof boundSignals>; sources: ReturnType<typeof sourceSeries> }>();
   const view = (h: ClusterHealth) => {
     let held = derived.get(h);
-    if (!held) derived.set(h, (held = { cluster: labelValue(h.name), signals: boundSignals(h.signals), sources: sourceSeries(h) }));
+    if (!held) {
+      let signals = bounded.get(h.signals);
+      if (!signals) bounded.set(h.signals, (signals = boundSignals(h.signals)));
+      derived.set(h, (held = { cluster: labelValue(h.name), signals, sources: sourceSeries(h) }));
+    }
     return held;
   };
   // Every published health, so "since" is the check time of the change and not the scrape that first saw it.

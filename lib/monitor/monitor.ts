@@ -10,6 +10,7 @@ import { getHealthDigest, getMonitorRole, publishHealth, registerCluster, setMon
 import { announceIncidents } from "@/lib/live/bus";
 import { isStaleTerm, type Fence } from "@/lib/store/fence";
 import { commitRound, loadPersisted, newMemo, type CommittedRound, type PersistMemo } from "@/lib/store/persist";
+import { keepUnchanged } from "@/lib/keep-unchanged";
 import type { Refusal } from "@/lib/text/refusal";
 import type { Sources } from "@/lib/sources/sources";
 import { collect, type CollectTarget } from "@/lib/sources/probes/collect";
@@ -126,7 +127,8 @@ function cleanIntake<T extends Partial<Sources>>(entry: Monitored, sources: T): 
 
 /** Health from the entry's sources as they are, published to pages (pushed when it changed) and, leading, to the followers. */
 function publish(entry: Monitored, at: Date): ClusterHealth {
-  entry.health = compose(entry, at);
+  // What did not change since the last round is the last round's: kept, not copied (lib/keep-unchanged.ts).
+  entry.health = keepUnchanged(entry.health, compose(entry, at));
   if (monitors().get(entry.target.cluster.name) !== entry) return entry.health;
   publishHealth(entry.health);
   if (entry.leading) share(entry, entry.health);

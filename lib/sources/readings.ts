@@ -59,6 +59,10 @@ function once<T extends object, R>(value: T, read: (value: T) => R): R {
   if (!readCache.has(value)) readCache.set(value, read(value));
   return readCache.get(value) as R;
 }
+/** once() for a value a cluster sent, which need not be an object (its reader says what is wrong with it). */
+function onceIf<R>(value: unknown, read: (value: unknown) => R): R {
+  return typeof value === "object" && value !== null ? once(value, read) : read(value);
+}
 
 const operatorStatus = (cr: unknown) => (cr ? once(cr, readOperatorStatus) : undefined);
 
@@ -67,13 +71,15 @@ const READERS: Readers = {
   openshiftapiserver: operatorStatus,
   authentication: operatorStatus,
   nodes: (nodes) => (nodes ? once(nodes, readNodes) : undefined),
-  clusterOperator: (co) => (co ? readClusterOperator(co) : undefined),
-  operator: (deployment) => (deployment ? readDeployment(deployment) : undefined),
-  ebpf: (daemonSet) => (daemonSet ? readDaemonSet(daemonSet) : undefined),
-  bridge: (deployment) => (deployment === null ? null : deployment !== undefined ? readDeployment(deployment) : undefined),
-  pods: (pods) => pods?.map((pod) => readInjectedPod(pod)),
-  webhook: (config) => (config === null ? null : config ? readWebhookConfiguration(config) : undefined),
-  endpoints: (endpoints) => endpoints?.map(readEndpoints),
+  clusterOperator: (co) => (co ? onceIf(co, readClusterOperator) : undefined),
+  operator: (deployment) => (deployment ? onceIf(deployment, readDeployment) : undefined),
+  ebpf: (daemonSet) => (daemonSet ? onceIf(daemonSet, readDaemonSet) : undefined),
+  bridge: (deployment) => (deployment === null ? null : deployment !== undefined ? onceIf(deployment, readDeployment) : undefined),
+  // Per object: a list is built again when one of its objects changes, the others keep their identity.
+  pods: (pods) => pods?.map((pod) => onceIf(pod, readInjectedPod)),
+  // A webhook configuration's reading parses its CA bundle's certificates: once per object, not every round.
+  webhook: (config) => (config === null ? null : config ? onceIf(config, readWebhookConfiguration) : undefined),
+  endpoints: (endpoints) => endpoints?.map((e) => onceIf(e, readEndpoints)),
   // A probe's answer keeps its identity while the endpoint answers the same (lib/sources/probes/collect.ts).
   kmsProviders: (kms) => (kms ? once(kms, (k) => parseKmsProvidersHealth(k.status, k.body)) : undefined),
   readyz: (readyz) => readyz,

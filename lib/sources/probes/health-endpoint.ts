@@ -1,5 +1,5 @@
 import "server-only";
-import type { OpenBaoFetch } from "./openbao-http";
+import { openBaoFetch, type OpenBaoFetch } from "./openbao-http";
 
 /** A health endpoint's answer, or why it gave none. */
 export type HealthAnswer = { status: number; text: string } | { unreachable: true; error: string };
@@ -8,7 +8,7 @@ export type HealthAnswer = { status: number; text: string } | { unreachable: tru
  * A health endpoint's status and body. One that does not answer is itself the observation (an
  * unreachable OpenBao, a silent bridge), not a failed read.
  */
-export async function healthEndpoint(url: URL, get: OpenBaoFetch = (u, init) => fetch(u, init)): Promise<HealthAnswer> {
+export async function healthEndpoint(url: URL, get: OpenBaoFetch = openBaoFetch(undefined)): Promise<HealthAnswer> {
   try {
     const response = await get(url, { signal: AbortSignal.timeout(3000) });
     return { status: response.status, text: await response.text() };

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OpenBaoCaError, openBaoFetch } from "./openbao-http";
+import { MAX_ANSWER_BYTES, OpenBaoCaError, openBaoFetch } from "./openbao-http";
 
 // An OpenBao behind a certificate from a private CA (a self-signed one, made with openssl), on loopback.
 
@@ -39,6 +39,8 @@ beforeAll(async () => {
     { stdio: "ignore" },
   );
   server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
+    // A hostile endpoint: an answer without end in sight.
+    if (req.url === "/endless") return void res.writeHead(200).end(Buffer.alloc(MAX_ANSWER_BYTES + 1, "a"));
     res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ initialized: true, sealed: false, standby: false }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -58,6 +60,14 @@ describe("OpenBao over TLS with the clusters file's CA", () => {
       (error: Error) => (error.cause as Error | undefined)?.message ?? error.message,
     );
     expect(refused).toMatch(/self[- ]signed certificate/i);
+  });
+
+  it("refuses an answer larger than its bound, and still reads the next one", async () => {
+    const get = openBaoFetch(path.join(dir, "cert.pem"));
+    await expect(get(new URL("/endless", url), { signal: AbortSignal.timeout(3000) })).rejects.toThrow(
+      `${url.origin}/endless: the answer is larger than ${MAX_ANSWER_BYTES} bytes`,
+    );
+    expect((await get(url, { signal: AbortSignal.timeout(3000) })).status).toBe(200);
   });
 
   it("says which CA file cannot be read, or holds no certificate", () => {
