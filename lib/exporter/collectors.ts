@@ -6,7 +6,7 @@ import { onHealth } from "@/lib/live/bus";
 import { getClusterHealth, listClusterHealth, listMonitoredNames } from "@/lib/live/registry";
 import type { ClusterHealth } from "@/lib/signals/cluster-health";
 import { countOpenIncidents, INCIDENT_SEVERITIES, loadStoredSince } from "./stored";
-import { boundSignals, labelValue, SIGNAL_STATES, sourceSeries } from "./signal-series";
+import { boundSignals, labelValue, SIGNAL_STATES, sourceSeries, type BoundedSignals } from "./signal-series";
 import { SinceTracker } from "./since";
 
 // Faultline as an exporter (docs/metrics.md, kube-state-metrics' conventions): each scrape reads the latest health
@@ -18,6 +18,8 @@ interface Exporter {
   leadership: Counter<"cluster" | "to">;
   /** Per cluster: whether this process leads it, and the lease term it last saw. */
   roles: Map<string, { leading: boolean; term?: number }>;
+  /** The faultline_signal_state family's text, rendered apart from prom-client's registry. */
+  states: () => string;
 }
 
 const exporter = processSlot<Exporter>("exporter");
@@ -67,18 +69,6 @@ function createExporter(registry: Registry): Exporter {
   };
   const registers = [registry];
 
-  new Gauge({
-    name: "faultline_signal_state",
-    help: "Each signal's state per cluster and subject: 1 for the current state, 0 for the others.",
-    labelNames: ["cluster", "signal", "subject", "state"] as const,
-    registers,
-    collect() {
-      this.reset();
-      for (const { cluster, signals } of healths())
-        for (const s of signals.series)
-          for (const state of SIGNAL_STATES) this.set({ cluster, signal: s.signal, subject: s.subject, state }, s.state === state ? 1 : 0);
-    },
-  });
   new Gauge({
     name: "faultline_signal_state_since_timestamp_seconds",
     help: "Unix time the signal entered its current state, as first seen by this process.",
@@ -191,7 +181,38 @@ function createExporter(registry: Registry): Exporter {
       for (const [name, role] of roles) if (role.term !== undefined) this.set({ cluster: labelValue(name) }, role.term);
     },
   });
-  return { since, rounds, leadership, roles };
+  return { since, rounds, leadership, roles, states: () => signalStateFamily(healths()) };
+}
+
+const SIGNAL_STATE_HEAD = [
+  "# HELP faultline_signal_state Each signal's state per cluster and subject: 1 for the current state, 0 for the others.",
+  "# TYPE faultline_signal_state gauge",
+].join("\n");
+
+/** A label value in the exposition format: backslash, newline and double quote escaped (as prom-client does). */
+const quoted = (value: string) => `"${value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"')}"`;
+
+// A cluster's faultline_signal_state lines: one per signal, subject and state (four per subject, 40,000 lines at
+// 100 clusters). Written as text once per signal list, which a round keeps while no signal changed
+// (lib/keep-unchanged.ts): through prom-client's gauges every scrape made and dropped every series again.
+const stateLines = new WeakMap<BoundedSignals, { cluster: string; text: string }>();
+function clusterStateLines(cluster: string, signals: BoundedSignals): string {
+  const held = stateLines.get(signals);
+  if (held?.cluster === cluster) return held.text;
+  const prefix = `faultline_signal_state{cluster=${quoted(cluster)},signal=`;
+  const lines: string[] = [];
+  for (const s of signals.series) {
+    const head = `${prefix}${quoted(s.signal)},subject=${quoted(s.subject)},state=`;
+    for (const state of SIGNAL_STATES) lines.push(`${head}${quoted(state)}} ${s.state === state ? 1 : 0}`);
+  }
+  const text = lines.join("\n");
+  stateLines.set(signals, { cluster, text });
+  return text;
+}
+
+function signalStateFamily(clusters: { cluster: string; signals: BoundedSignals }[]): string {
+  const bodies = clusters.map((c) => clusterStateLines(c.cluster, c.signals)).filter((text) => text !== "");
+  return [SIGNAL_STATE_HEAD, ...bodies].join("\n");
 }
 
 /** The monitor calls this after each lease check: whether this process leads the cluster, and the live term. */
@@ -214,6 +235,7 @@ export function observeMonitorRound(cluster: string, seconds: number): void {
 
 /** What /metrics serves: the process and HTTP metrics and Faultline's own. */
 export async function renderAllMetrics(): Promise<{ text: string; contentType: string }> {
-  ensureExporter();
-  return renderMetrics();
+  const { states } = ensureExporter();
+  const { text, contentType } = await renderMetrics();
+  return { text: `${text}\n${states()}\n`, contentType };
 }

@@ -15,6 +15,7 @@ import { migratedDatabase } from "@/test/incident-db";
 import { nextEvent } from "@/test/sse";
 import { readFleetRows, subscribeFleet, type FleetPush } from "./live";
 import { staleAfterMs } from "./read-fleet";
+import { listFleetText } from "@/lib/views/fleet";
 
 // The fleet's pushes on a real PostgreSQL, fed as the monitor feeds them (lib/live/registry.ts publishes each health,
 // the incident code announces each change): every row first, then only the rows that changed, never a health.
@@ -213,6 +214,20 @@ describe("the fleet's rows as the API and the page read them", () => {
     const later = new Date(Date.now() + 1_000);
     publishHealth(healthOf("tango", "kms-plugin-unavailable", later));
     expect((await rowOf("tango")).readAt).toBe(later.toISOString());
+  });
+
+  it("write the API's answer once for every client, and never hand it out after a change is heard", async () => {
+    const clock = () => 1_000; // the answer's lifetime never runs out here: only a change makes it new
+    const filter = { states: [], terms: ["victor"] };
+    const stateOf = (text: string) => (JSON.parse(text) as { rows: { name: string; state: string }[] }).rows.map((r) => [r.name, r.state]);
+    publishHealth(healthOf("victor"));
+    await readFleetRows();
+    const first = await listFleetText(filter, clock);
+    expect(stateOf(first)).toEqual([["victor", "ok"]]);
+    expect(await listFleetText(filter, clock)).toBe(first);
+
+    publishHealth(healthOf("victor", "kms-plugin-unavailable"));
+    expect(stateOf(await listFleetText(filter, clock))).toEqual([["victor", "critical"]]);
   });
 
   it("turn a row stale in the first read after its reading passes the bound, with no push to say so", async () => {

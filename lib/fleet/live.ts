@@ -50,6 +50,8 @@ interface Publisher {
   full?: FleetPush;
   /** Until when a read keeps the publisher running with no page listening (ms). */
   readUntil: number;
+  /** Counts every change heard of (a health, an incident, a row turning stale): an answer written before the latest is old. */
+  heard: number;
   stop?: () => void;
 }
 
@@ -66,6 +68,7 @@ const publisher = () =>
     refreshQueued: false,
     readingAll: false,
     readUntil: 0,
+    heard: 0,
   }));
 
 const fullPush = (p: Publisher): FleetPush =>
@@ -95,7 +98,7 @@ export function subscribeFleet(listener: Listener): () => void {
  * announced before the call (a cluster's pushed view, an incident change, a turn to stale) is in them. The reading
  * time of each row is the registry's latest; a store that could not be read is tried again.
  */
-export async function readFleetRows(): Promise<FleetRead> {
+export async function readFleetRows(): Promise<FleetRead & { basis: object }> {
   const p = publisher();
   p.readUntil = Date.now() + KEEP_WARM_MS;
   if (!p.stop) start(p);
@@ -109,13 +112,25 @@ export async function readFleetRows(): Promise<FleetRead> {
   }
   await flush(p);
   const names = new Set(watched);
-  const rows = fullPush(p)
-    .rows.filter((row) => names.has(row.name))
+  const basis = fullPush(p);
+  const rows = basis.rows
+    .filter((row) => names.has(row.name))
     .map((row) => {
       const readAt = row.state === "stale" ? row.readAt : (getClusterHealth(row.name)?.checkedAt ?? row.readAt);
       return readAt === row.readAt ? row : { ...row, readAt };
     });
-  return { rows, ...(p.storeDown ? { storeDown: p.storeDown } : {}) };
+  // `basis`: the same object until a row changes, for a caller that writes what it answers once per change.
+  return { rows, basis, ...(p.storeDown ? { storeDown: p.storeDown } : {}) };
+}
+
+/**
+ * What an answer made from readFleetRows is checked against: the rows' basis (the same object until a row changes)
+ * and the count of changes heard. An answer whose mark, taken before its read, still equals the current one is as
+ * new as a read now would be, but for its read times.
+ */
+export function fleetMark(): { basis: object | undefined; heard: number } {
+  const p = publisher();
+  return { basis: p.full, heard: p.heard };
 }
 
 /** Rows whose staleness the registry's latest reading contradicts: they are read again. */
@@ -197,6 +212,7 @@ function flush(p: Publisher): Promise<void> {
 }
 
 function schedule(p: Publisher, names: string[] | "all"): void {
+  p.heard += 1;
   if (names === "all" || p.pending === "all") p.pending = "all";
   else p.pending = new Set([...(p.pending ?? []), ...names]);
   if (p.timer || p.refreshQueued) return;

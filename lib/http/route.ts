@@ -179,3 +179,14 @@ export function text(body: string, type: string): Response {
 export function serializedJson(body: string): Response {
   return new Response(body, { headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
 }
+
+const written = new WeakMap<object, string>();
+/**
+ * JSON of a result many requests share (a list read once per change: lib/incidents/history/list-cache.ts), written
+ * once per object; such a result is never changed after it is handed out. Never cached by the client.
+ */
+export function sharedJson(result: object): Response {
+  let body = written.get(result);
+  if (body === undefined) written.set(result, (body = JSON.stringify(result)));
+  return serializedJson(body);
+}

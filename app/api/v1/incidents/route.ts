@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { route } from "@/lib/http/route";
+import { route, sharedJson } from "@/lib/http/route";
 import { listIncidentHistoryShared } from "@/lib/incidents/history/list-cache";
 import { IncidentListQuery } from "@/lib/incidents/schemas";
 
@@ -13,5 +13,5 @@ export const GET = route({
   role: "viewer",
   query: IncidentListQuery,
   run: ({ query }) => listIncidentHistoryShared(getDb(), query),
-  reply: { headers: { "Cache-Control": "no-store" } },
+  reply: sharedJson,
 });
