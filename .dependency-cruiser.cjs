@@ -46,7 +46,7 @@ const MAY_IMPORT = {
   "lib/exporter": ["lib/metrics.ts", "lib/live", "lib/db", "lib/signals", "lib/catalog", "lib/incidents", "lib/text", "lib/process-slot.ts"],
   "lib/fleet": ["lib/live", "lib/signals", "lib/db", "lib/env.ts", "lib/process-slot.ts"],
   // The web.
-  "lib/http": ["lib/errors.ts", "lib/text", "lib/metrics.ts", "lib/host-entry.ts", "lib/auth"],
+  "lib/http": ["lib/errors.ts", "lib/text", "lib/metrics.ts", "lib/host-entry.ts", "lib/auth", "lib/process-slot.ts"],
   "lib/auth": ["lib/db", "lib/env.ts", "lib/auth-config.ts", "lib/text", "lib/errors.ts", "lib/process-slot.ts", "lib/metrics.ts"],
   "lib/views": [
     "lib/fleet",

@@ -6,6 +6,7 @@ import { ALERTMANAGER_BODY_LIMIT } from "@/lib/incidents/alerts/alertmanager-lim
 import { OWN_BODY_ROUTES } from "@/lib/incidents/alerts/webhook-body";
 import { API_BODY_LIMIT } from "./body-limit";
 import { createEdge, decide, type EdgeRoutes } from "./edge";
+import { hotHeaders, hotReadOf, registerHotRead } from "./hot-reads";
 import { percentEncodingProblem } from "./percent";
 import { createRouteLabeler } from "./route-label";
 import { scanAppRoutes } from "./route-table";
@@ -172,5 +173,39 @@ describe("what Next.js would throw on", () => {
       headers: { rsc: "1", "next-router-state-tree": encodeURIComponent('["",{"children":["__PAGE__",{}]},null,null]') },
     });
     expect(good.status).toBe(200);
+  });
+});
+
+describe("the plain GETs dashboards poll (hot-reads.ts)", () => {
+  it("are answered at the edge with the text the domain wrote, with the edge's headers; anything else reaches the handler", async () => {
+    registerHotRead("/api/v1/fleet", async (url) => (url.search === "" ? '{"rows":[]}' : undefined));
+    registerHotRead("/api/v1/incidents", async () => {
+      throw new Error("the store is down");
+    });
+    const before = seen.length;
+    const hot = await send("GET", "/api/v1/fleet");
+    expect(hot).toMatchObject({ status: 200, body: '{"rows":[]}' });
+    expect(hot.headers).toMatchObject({ "content-type": "application/json", "cache-control": "no-store" });
+    expect(seen.length).toBe(before);
+
+    // A query the read is not sure of, a read that fails, a HEAD and a route with no read: the route handler answers.
+    await send("GET", "/api/v1/fleet?state=critical");
+    await send("GET", "/api/v1/incidents");
+    await send("HEAD", "/api/v1/fleet");
+    await send("GET", "/api/v1/catalog");
+    expect(seen.slice(before).map((s) => `${s.method} ${s.url}`)).toEqual([
+      "GET /api/v1/fleet?state=critical",
+      "GET /api/v1/incidents",
+      "HEAD /api/v1/fleet",
+      "GET /api/v1/catalog",
+    ]);
+  });
+
+  it("are registered by the route files beside their handlers, for the caller the route would serve", async () => {
+    await import("@/app/api/v1/clusters/[name]/health/route");
+    const read = hotReadOf("/api/v1/clusters/[name]/health")!;
+    expect(read).toBeDefined();
+    // No cluster of that name here: the route handler answers (its 404 names the clusters).
+    expect(await read(new URL("http://x/api/v1/clusters/nowhere/health?view=summary"), hotHeaders({}))).toBeUndefined();
   });
 });

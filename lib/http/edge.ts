@@ -4,6 +4,7 @@ import { claimedBy, noteRefusal, ROUTE_HEADER } from "@/lib/auth/refusals";
 import { bodyLimitOf, declaresBody, readBoundedBody, replayRequest, type BodyRules } from "./body-limit";
 import { errorReply } from "./error-reply";
 import { guard, type EdgeSecurity } from "./guard";
+import { hotHeaders, hotReadOf } from "./hot-reads";
 import { nextHeaderProblem } from "./next-headers";
 import { percentEncodingProblem } from "./percent";
 import type { RouteSpec } from "./route-table";
@@ -103,6 +104,7 @@ export function createEdge(routes: EdgeRoutes, handle: Handle) {
         ? { pass: false, ...refused }
         : decide(method, target, declared, routes);
     if (!decision.pass) return reply(req, res, decision, pattern);
+    if (method === "GET" && !declaresBody(req) && (await answerHot(req, res, pattern, target))) return;
     if (!declaresBody(req)) return handle(req, res);
     if (expectsContinue) res.writeContinue();
     const read = await readBoundedBody(req, decision.limit);
@@ -132,6 +134,16 @@ export function createEdge(routes: EdgeRoutes, handle: Handle) {
   };
 
   return { onRequest, onConnect };
+}
+
+/** A GET the domain answers from text it wrote once (hot-reads.ts): true when it was answered here. */
+async function answerHot(req: IncomingMessage, res: ServerResponse, pattern: string, target: string): Promise<boolean> {
+  const read = hotReadOf(pattern);
+  if (!read) return false;
+  const body = await read(new URL(target, "http://faultline.invalid"), hotHeaders(req.headers)).catch(() => undefined);
+  if (body === undefined) return false;
+  res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "no-store", "Content-Length": String(Buffer.byteLength(body)) }).end(body);
+  return true;
 }
 
 function reply(req: IncomingMessage, res: ServerResponse, decision: Refusal, pattern: string): void {

@@ -1,11 +1,12 @@
 import { NextResponse } from "next/server";
 import type { z } from "zod";
-import { guard } from "@/lib/auth/gate";
+import { checkAccess, guard } from "@/lib/auth/gate";
 import type { Principal } from "@/lib/auth/identify";
 import type { Need } from "@/lib/auth/roles";
 import { fieldErrors, Invalid, type FieldErrors } from "@/lib/errors";
 import type { BodyRule } from "./body-limit";
 import { errorReply } from "./error-reply";
+import { registerHotRead } from "./hot-reads";
 import { BODY_LIMIT, readJson, readRawJson } from "./read-json";
 
 // The one web edge of the route handlers: each handler declares what it takes (params, query, headers, body:
@@ -181,12 +182,25 @@ export function serializedJson(body: string): Response {
 }
 
 const written = new WeakMap<object, string>();
+/** sharedJson's text. */
+export function sharedJsonText(result: object): string {
+  let body = written.get(result);
+  if (body === undefined) written.set(result, (body = JSON.stringify(result)));
+  return body;
+}
 /**
  * JSON of a result many requests share (a list read once per change: lib/incidents/history/list-cache.ts), written
  * once per object; such a result is never changed after it is handed out. Never cached by the client.
  */
 export function sharedJson(result: object): Response {
-  let body = written.get(result);
-  if (body === undefined) written.set(result, (body = JSON.stringify(result)));
-  return serializedJson(body);
+  return serializedJson(sharedJsonText(result));
+}
+
+/**
+ * Answers the plain GET of `pattern` at the edge, before Next (hot-reads.ts), with the text `read` wrote once per
+ * change, when the caller's role allows it; `read` returns undefined for anything it is not sure of, and the route
+ * handler beside it answers (and refuses, and audits) as always. Registered when the route's module loads.
+ */
+export function hotRoute(pattern: string, role: Need, read: (url: URL) => Promise<string | undefined> | string | undefined): void {
+  registerHotRead(pattern, async (url, headers) => ((await checkAccess(headers, role)).ok ? read(url) : undefined));
 }

@@ -1,4 +1,4 @@
-import { route, serializedJson } from "@/lib/http/route";
+import { hotRoute, route, serializedJson } from "@/lib/http/route";
 import { FleetQuery, listFleetText } from "@/lib/views/fleet";
 
 export const dynamic = "force-dynamic";
@@ -12,4 +12,9 @@ export const GET = route({
   search: FleetQuery,
   run: ({ query }) => listFleetText(query),
   reply: serializedJson,
+});
+
+hotRoute("/api/v1/fleet", "viewer", (url) => {
+  const query = FleetQuery.safeParse(url.searchParams);
+  return query.success ? listFleetText(query.data) : undefined;
 });

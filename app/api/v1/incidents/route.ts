@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { route, sharedJson } from "@/lib/http/route";
+import { hotRoute, route, sharedJson, sharedJsonText } from "@/lib/http/route";
 import { listIncidentHistoryShared } from "@/lib/incidents/history/list-cache";
 import { IncidentListQuery } from "@/lib/incidents/schemas";
 
@@ -14,4 +14,9 @@ export const GET = route({
   query: IncidentListQuery,
   run: ({ query }) => listIncidentHistoryShared(getDb(), query),
   reply: sharedJson,
+});
+
+hotRoute("/api/v1/incidents", "viewer", async (url) => {
+  const query = IncidentListQuery.safeParse(Object.fromEntries(url.searchParams));
+  return query.success ? sharedJsonText(await listIncidentHistoryShared(getDb(), query.data)) : undefined;
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { HealthQuery, readHealthView } from "@/lib/views/health-api";
-import { json, route, serializedJson } from "@/lib/http/route";
+import { hotRoute, json, route, serializedJson } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
@@ -19,4 +19,16 @@ export const GET = route({
       : "health" in read
         ? json(read.health, { headers: { "Cache-Control": "no-store" } })
         : json(read.pending, { status: 202 }),
+});
+
+hotRoute("/api/v1/clusters/[name]/health", "viewer", (url) => {
+  const query = HealthQuery.safeParse(url.searchParams);
+  if (!query.success || (query.data.view !== "summary" && query.data.view !== "whole")) return undefined;
+  // The path is /api/v1/clusters/{name}/health, its percent-encoding checked by the edge; an unknown name is the route's 404.
+  const name = decodeURIComponent(url.pathname.split("/")[4] ?? "");
+  try {
+    return readHealthView(name, query.data).text;
+  } catch {
+    return undefined;
+  }
 });
