@@ -116,7 +116,7 @@ describe("a broken catalog", () => {
   it("rejects an error class whose exit shows as a failure mode the catalog does not have, at its line", () => {
     const root = brokenCopy("error-classes.yaml", (t) => t.replace("exitShowsAs: [kms-plugin-unavailable,", "exitShowsAs: [kms-plugin-on-fire,"));
     expect(errorsFor(root)).toEqual([
-      `catalog/error-classes.yaml:${lineOf(root, "error-classes.yaml", "kms-plugin-on-fire")}: plugin-bootstrap-failed: exitShowsAs: unknown failure mode "kms-plugin-on-fire"`,
+      `catalog/error-classes.yaml:${lineOf(root, "error-classes.yaml", "kms-plugin-on-fire")}: config-invalid: exitShowsAs: unknown failure mode "kms-plugin-on-fire"`,
     ]);
   });
 
