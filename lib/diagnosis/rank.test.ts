@@ -3,6 +3,7 @@ import { getCatalog } from "@/lib/catalog/queries";
 import type { FailureMode } from "@/lib/catalog/schema";
 import { decide } from "./confidence";
 import { diagnose, suspectsChanged, type ActiveSignal } from "./rank";
+import { DOCTOR_CONFIG_UNSAFE } from "@/test/plugin-reports";
 
 // Against the real catalog and real error text: what an on-call reads under "suspects".
 
@@ -161,6 +162,29 @@ describe("diagnosis", () => {
     // The same words not on an exit line say nothing of why the plugin is down.
     const apart = rank(dead, { texts: [{ source, text: "openbao transit metadata read failed: sealed (status 503)" }] });
     expect(apart.find((s) => s.id === "openbao-sealed")?.facets ?? []).toEqual([]);
+  });
+
+  it("answers a plugin whose configuration fails validation with the problem the validation names, from its doctor's report too", () => {
+    // A killed plugin's socket refuses, and each new instance reclaimed the socket the one before left (its own log).
+    const down = [
+      plugin(
+        'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /var/run/kmsplugin/kms-1.sock: connect: connection refused"',
+        "master-1/1",
+      ),
+    ];
+    const log = {
+      source: "kube-apiserver-master-1 kms-plugin-1 (previous instance)",
+      text: '{"ts":"2026-11-28T09:20:00.2Z","level":"WARN","message":"socket.stale_removed","operation":"socket.stale_removed","status":"ok"}',
+    };
+    expect(rank(down, { texts: [log] })[0].id).toBe("kms-stale-socket");
+    const doctor = { source: "the output pasted by alice", text: DOCTOR_CONFIG_UNSAFE };
+    const ranked = rank(down, { texts: [log, doctor] });
+    expect(ranked[0].id).toBe("kms-config-permissions-unsafe");
+    expect(ranked[0].facets?.map((f) => f.id)).toContain("kms-plugin-unavailable");
+    expect(ranked[0].rootCause?.reason).toContain('"config invalid;"');
+    // The unsafe file named on its own, not as the reason validation failed, does not say why the plugin is down.
+    const apart = rank(down, { texts: [log, { ...doctor, text: "config: file permissions unsafe: mode must not include 0037" }] });
+    expect(apart.find((s) => s.id === "kms-config-permissions-unsafe")?.facets ?? []).toEqual([]);
   });
 
   it("reads the order of a journal's lines: a unit stopped and started again with no failure between is a requested restart", () => {
