@@ -185,6 +185,16 @@ describe("diagnosis", () => {
     // The unsafe file named on its own, not as the reason validation failed, does not say why the plugin is down.
     const apart = rank(down, { texts: [log, { ...doctor, text: "config: file permissions unsafe: mode must not include 0037" }] });
     expect(apart.find((s) => s.id === "kms-config-permissions-unsafe")?.facets ?? []).toEqual([]);
+    // kube-apiserver joins each provider's dial and the plugin's exit with "; ": the missing socket a second provider's
+    // dial shows after the exit is how the exit looks, and the socket directory the validation names is the cause.
+    const clause =
+      'failed to perform status section of the healthz check for KMS Provider kms-openbao, error: rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /run/openbao-kms/kms.sock: connect: no such file or directory"; bao-kms-provider: config invalid; server.socketPath: parent directory must exist';
+    const parent = rank([
+      plugin(clause),
+      { signal: "apiserver.kms-providers.failing", subject: "api", state: "critical", detail: `1_secrets: ${clause}; 1_configmaps: ${clause}` },
+    ]);
+    expect(parent[0].id).toBe("kms-socket-unavailable");
+    expect(parent[0].facets?.map((f) => f.id)).toEqual(["kms-plugin-unavailable"]);
   });
 
   it("reads the order of a journal's lines: a unit stopped and started again with no failure between is a requested restart", () => {

@@ -137,19 +137,21 @@ function gather(active: ActiveSignal[], healthy: { signal: string }[], classes: 
       held.subjects.add(subject);
       found.classes.set(hit.id, held);
     }
-    // "initialize status cache: … transit version rollback rejected": the plugin exited on the cause its exit line names.
+    // "initialize status cache: … transit version rollback rejected": the plugin exited on the cause its exit line names
+    // after the wrapper's words. What comes before them on that line (the API server's failed dial, joined with "; ")
+    // is how the exit looks, not its cause.
     for (const exit of hits.filter((h) => exitWrappers.has(h.id))) {
       const wrapper = exitWrappers.get(exit.id)!;
-      for (const line of text
-        .slice(0, SCAN_LIMIT)
-        .split("\n")
-        .filter((l) => wrapper.patterns.some((p) => p.test(l))))
-        for (const hit of classifyText(line, classes)) {
+      for (const line of text.slice(0, SCAN_LIMIT).split("\n")) {
+        const ends = wrapper.patterns.map((p) => p.exec(line)).flatMap((m) => (m ? [m.index + m[0].length] : []));
+        if (ends.length === 0) continue;
+        for (const hit of classifyText(line.slice(Math.min(...ends)), classes)) {
           if (hit.generic || exitWrappers.has(hit.id)) continue;
           const held = found.exits.get(hit.id) ?? { showsAs: new Set<string>(), quote: exit.quote };
           for (const id of wrapper.exitShowsAs) held.showsAs.add(id);
           found.exits.set(hit.id, held);
         }
+      }
     }
   };
   for (const a of active) {
@@ -208,6 +210,10 @@ function indexOf(modes: FailureMode[]): ModeIndex {
   return index;
 }
 
+/** Whether a failure mode lists the class as evidence for it. */
+const reads = (mode: FailureMode | undefined, classId: string) =>
+  !!mode?.diagnosis && (mode.diagnosis.supports.includes(classId) || mode.diagnosis.hints.includes(classId));
+
 export function diagnose(input: DiagnoseInput): Suspect[] {
   const { modes, classes, linked = [], limit = 10 } = input;
   const evidence = gather(input.active, input.healthy ?? [], classes, input.texts);
@@ -226,9 +232,12 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
   const exited: RootCauseGroup[] = [];
   for (const mode of modes) {
     const d = mode.diagnosis;
-    // What the plugin's exit on this cause shows as (not running, no socket) is this cause's cascade.
+    // What the plugin's exit on this cause shows as (not running, no socket) is this cause's cascade; a view that reads
+    // what the exit names itself (a socket directory missing: the socket is unavailable) is a rival cause, not a view.
     const exitedOn = [...(d?.supports ?? []), ...(d?.hints ?? [])].filter((id) => evidence.exits.has(id));
-    const showsAs = [...new Set(exitedOn.flatMap((id) => [...evidence.exits.get(id)!.showsAs]))].filter((id) => id !== mode.id && byId.has(id));
+    const showsAs = [...new Set(exitedOn.flatMap((id) => [...evidence.exits.get(id)!.showsAs].filter((view) => !reads(byId.get(view), id))))].filter(
+      (id) => id !== mode.id && byId.has(id),
+    );
     if (showsAs.length > 0)
       exited.push({
         id: `exit-${mode.id}`,
