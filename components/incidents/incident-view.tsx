@@ -135,6 +135,7 @@ function whatNowSuspect(suspects: IncidentDetailView["suspects"]): WhatNowSuspec
     of: suspects.length,
     undecided: u && {
       withTitle: u.withTitle,
+      likely: u.likely,
       question: u.question,
       href: u.runbook ? `/runbooks/${u.runbook.id}${u.runbook.path?.length ? `?path=${u.runbook.path.join(".")}` : ""}` : undefined,
     },

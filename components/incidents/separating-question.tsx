@@ -10,8 +10,8 @@ import type { IncidentDetailView, SuspectView } from "./types";
 type Suggestion = IncidentDetailView["live"]["question"];
 
 /**
- * When the evidence does not separate the first two suspects: says so, asks the question that would, and takes the
- * answer here. A runbook question offers its branches, each with the suspect it points to, and what live data
+ * When the evidence does not separate the first two suspects, or names the first while the second holds 10% or more: says so, asks the question
+ * that would separate them, and takes the answer here. A runbook question offers its branches, each with the suspect it points to, and what live data
  * suggests; a catalog question offers the two suspects. The answer is evidence: the suspects are ranked again at once.
  */
 export function SeparatingQuestion({ incidentId, top, suggestion }: { incidentId: number; top: SuspectView; suggestion: Suggestion }) {
@@ -30,7 +30,9 @@ export function SeparatingQuestion({ incidentId, top, suggestion }: { incidentId
     <div className="undecided" role="group" aria-labelledby="undecided-h" data-testid="undecided">
       <p id="undecided-h">
         <strong>
-          Cannot tell between {top.title} and {u.withTitle} from the evidence.
+          {u.likely
+            ? `Likely ${top.title}, but the evidence does not rule out ${u.withTitle}.`
+            : `Cannot tell between ${top.title} and ${u.withTitle} from the evidence.`}
         </strong>{" "}
         Check: <span data-testid="question">{u.question}</span>
         {step ? (

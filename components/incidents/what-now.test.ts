@@ -41,6 +41,20 @@ describe("WhatNow", () => {
     expect(html).not.toContain("bao operator unseal");
   });
 
+  it("names a likely cause with its first step, and the question that would rule out the second before it", () => {
+    const html = render({
+      id: "openbao-sealed",
+      title: "OpenBao sealed",
+      confidence: 0.8,
+      of: 3,
+      undecided: { withTitle: "OpenBao unavailable", question: "Does bao status say Sealed: true?", href: "/runbooks/r?path=A.G", likely: true },
+    });
+    expect(html).not.toContain("Cannot tell");
+    expect(html).toContain("To rule out OpenBao unavailable:");
+    expect(html).toContain('<a href="/runbooks/r?path=A.G">Does bao status say Sealed: true?</a>');
+    expect(html).toContain("<code>bao operator unseal</code>");
+  });
+
   it("gives a step without a command as its text, and says there is no command", () => {
     const html = render(
       { id: "a", title: "A", confidence: 0.9, of: 2 },

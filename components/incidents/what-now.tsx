@@ -16,8 +16,11 @@ export interface WhatNowSuspect {
   confidence?: number;
   /** How many suspects there are: a lone one is "the only match", whatever its share. */
   of: number;
-  /** When the evidence does not separate it from the second: that one, and the question that would. */
-  undecided?: { withTitle: string; question: string; href?: string };
+  /**
+   * When the evidence does not separate it from the second: that one, and the question that would. `likely`: it is
+   * named all the same, the second holding 10% or more: the question would rule that out before the fix.
+   */
+  undecided?: { withTitle: string; question: string; href?: string; likely?: boolean };
 }
 
 interface Props {
@@ -36,11 +39,12 @@ export function WhatNow({ status, suspect, step, acknowledge }: Props) {
       </h2>
       {!suspect ? (
         <p className="muted">No failure mode in the catalog matches the signals yet.</p>
-      ) : suspect.undecided ? (
+      ) : suspect.undecided && !suspect.undecided.likely ? (
         <Undecided suspect={suspect} undecided={suspect.undecided} />
       ) : (
         <>
           <TopSuspect suspect={suspect} />
+          {suspect.undecided ? <Confirm undecided={suspect.undecided} /> : null}
           <FirstStep step={step} entry={suspect.id} />
         </>
       )}
@@ -77,6 +81,16 @@ function Undecided({ suspect, undecided }: { suspect: WhatNowSuspect; undecided:
         <span className="muted">Check first:</span> {undecided.href ? <Link href={undecided.href}>{undecided.question}</Link> : undecided.question}
       </p>
     </div>
+  );
+}
+
+/** A likely cause that is not sure yet: the question that would rule out the second, before its fix. */
+function Confirm({ undecided }: { undecided: NonNullable<WhatNowSuspect["undecided"]> }) {
+  return (
+    <p data-testid="what-now-confirm">
+      <span className="muted">To rule out {undecided.withTitle}:</span>{" "}
+      {undecided.href ? <Link href={undecided.href}>{undecided.question}</Link> : undecided.question}
+    </p>
   );
 }
 

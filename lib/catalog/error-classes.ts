@@ -36,6 +36,18 @@ export function readErrorClasses(source: YamlSource | undefined, issues: Content
   return classes;
 }
 
+/** Reports a class whose exit shows as a failure mode the catalog does not have (`source` is the classes file, in order). */
+export function checkExitLinks(source: YamlSource | undefined, classes: ErrorClass[], modes: ReadonlySet<string>, issues: ContentIssue[]): void {
+  if (!source) return;
+  classes.forEach((c, index) =>
+    c.exitShowsAs.forEach(
+      (id, j) =>
+        modes.has(id) ||
+        issues.push({ file: source.file, line: source.lineOf([index, "exitShowsAs", j]), message: `${c.id}: exitShowsAs: unknown failure mode "${id}"` }),
+    ),
+  );
+}
+
 /** Reports diagnosis blocks that name an unknown class, signal or entry. */
 export function checkDiagnosisLinks(
   entries: CatalogEntry[],

@@ -113,6 +113,13 @@ describe("a broken catalog", () => {
     expect(errors).toMatch(new RegExp(`catalog/${FILE}:${lineOf(root, FILE, "openbao.exploded")}: openbao-unavailable: unknown signal`));
   });
 
+  it("rejects an error class whose exit shows as a failure mode the catalog does not have, at its line", () => {
+    const root = brokenCopy("error-classes.yaml", (t) => t.replace("exitShowsAs: [kms-plugin-unavailable,", "exitShowsAs: [kms-plugin-on-fire,"));
+    expect(errorsFor(root)).toEqual([
+      `catalog/error-classes.yaml:${lineOf(root, "error-classes.yaml", "kms-plugin-on-fire")}: config-invalid: exitShowsAs: unknown failure mode "kms-plugin-on-fire"`,
+    ]);
+  });
+
   it("rejects a misspelt field instead of ignoring it", () => {
     const root = brokenCopy(FILE, (t) => t.replace("    impact: >-", "    impcat: >-"));
     const errors = errorsFor(root).join("\n");

@@ -11,7 +11,7 @@ import {
   type Component,
   type SignalDefinition,
 } from "./schema";
-import { checkDiagnosisLinks, readErrorClasses } from "./error-classes";
+import { checkDiagnosisLinks, checkExitLinks, readErrorClasses } from "./error-classes";
 import { readAlertCatalog } from "./alert-catalog";
 import { readRootCauses } from "./root-causes";
 import { loadBlastRadius } from "@/lib/blast-radius/load";
@@ -57,7 +57,8 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
   issues.push(...signalsResult.issues);
   const signals: SignalDefinition[] = signalsResult.value ?? [];
 
-  const errorClasses = readErrorClasses(readSource(dir, "error-classes.yaml", issues, texts), issues);
+  const classesSource = readSource(dir, "error-classes.yaml", issues, texts);
+  const errorClasses = readErrorClasses(classesSource, issues);
 
   const componentIds = new Set(components.map((c) => c.id));
   const signalIds = new Set(signals.map((s) => s.id));
@@ -145,6 +146,7 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
   );
 
   const modeIds = new Set(entries.filter((e) => e.kind === "failure-mode").map((e) => e.id));
+  checkExitLinks(classesSource, errorClasses, modeIds, issues);
   const rootCauses = readRootCauses(readSource(dir, "root-causes.yaml", issues, texts), new Set([...modeIds, ...brokenIds]), issues);
 
   if (issues.length > 0) throw new CatalogError(issues);

@@ -127,6 +127,11 @@ export const ErrorClassInput = z.strictObject({
     .array(z.strictObject({ text: Cell, from: Prose, alsoMatches: z.array(Slug).default([]) }))
     .min(1, "a class needs at least one real example"),
   notMatch: z.array(Cell).default([]),
+  /**
+   * A program that exits on the error this class wraps (the plugin giving up at start-up) looks like these failure
+   * modes meanwhile (not running, its socket gone): the cause the same text names accounts for them, as one answer.
+   */
+  exitShowsAs: z.array(Slug).default([]),
 });
 export const ErrorClassesFileInput = z.array(ErrorClassInput);
 export type ErrorClassInput = z.infer<typeof ErrorClassInput>;

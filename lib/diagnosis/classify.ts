@@ -4,7 +4,7 @@ import type { ErrorClass } from "@/lib/catalog/schema";
 // catalog's (catalog/error-classes.yaml); each is recognised by the real wording of the system that wrote it.
 
 /** Longest text looked at: error classes sit near the start; a 2 MB condition message is not scanned whole. */
-const SCAN_LIMIT = 8_192;
+export const SCAN_LIMIT = 8_192;
 
 export interface ClassHit {
   id: string;

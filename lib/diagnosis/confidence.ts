@@ -11,11 +11,19 @@ export const TEMPERATURE = 0.9;
 /** Below this, or with the second suspect this close, the first is not named as the cause. */
 const SURE = 0.6;
 const CLOSE = 0.5;
+/**
+ * A second suspect holding this share is asked about even when the first is named: a stated share is right about as
+ * often as it says (the calibration the temperature is set for), so the second would be the cause about one time in
+ * ten, and one question is cheaper than a fix aimed at the wrong cause.
+ */
+const WORTH_ASKING = 0.1;
 
 export interface Undecided {
   /** The other failure mode the evidence does not separate from the first suspect. */
   with: string;
   withTitle: string;
+  /** The first is named as the cause, but the second holds 10% or more: the question would rule it out. */
+  likely?: boolean;
   /** The question whose answer separates them. */
   question: string;
   /** Where a runbook asks it; absent when it comes from the catalog entry. */
@@ -56,9 +64,11 @@ export function decide(
 ): Undecided | undefined {
   const [first, second] = ranked;
   if (!first || !second) return undefined;
-  if (first.confidence >= SURE && second.confidence < first.confidence * CLOSE) return undefined;
+  const named = first.confidence >= SURE && second.confidence < first.confidence * CLOSE;
+  if (named && second.confidence < WORTH_ASKING) return undefined;
+  const likely = named ? { likely: true } : {};
   const asked = separatingQuestion(runbooks, first.id, second.id, answered);
-  if (asked) return { with: second.id, withTitle: second.title, question: asked.question, runbook: asked.runbook, options: asked.options };
+  if (asked) return { with: second.id, withTitle: second.title, ...likely, question: asked.question, runbook: asked.runbook, options: asked.options };
   const a = modes.get(first.id);
   const b = modes.get(second.id);
   const question = a?.diagnosis?.question ?? b?.diagnosis?.question ?? `${a?.detection ?? ""}`.trim();
@@ -69,7 +79,7 @@ export function decide(
         { label: first.title, leadsTo: [first.id] },
         { label: second.title, leadsTo: [second.id] },
       ];
-  return { with: second.id, withTitle: second.title, question: question || `check which of the two the evidence on the cluster shows`, options };
+  return { with: second.id, withTitle: second.title, ...likely, question: question || `check which of the two the evidence on the cluster shows`, options };
 }
 
 /** Nodes reachable from `start`, the start included. */

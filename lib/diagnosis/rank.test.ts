@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { getCatalog } from "@/lib/catalog/queries";
 import type { FailureMode } from "@/lib/catalog/schema";
+import { decide } from "./confidence";
 import { diagnose, suspectsChanged, type ActiveSignal } from "./rank";
+import { DOCTOR_CONFIG_UNSAFE } from "@/test/plugin-reports";
 
 // Against the real catalog and real error text: what an on-call reads under "suspects".
 
@@ -127,11 +129,122 @@ describe("diagnosis", () => {
     expect(u.runbook?.path.at(-1)).toBe(u.runbook?.node);
   });
 
-  it("reads a crash loop from flapping, not from the words, and a steady failure as a dead plugin", () => {
+  it("reads a crash loop from flapping, not from the words; a steady refused dial cannot tell a dead plugin from the socket it left", () => {
     const refused =
       'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /var/run/kmsplugin/kms-1.sock: connect: connection refused"';
     expect(rank([{ ...plugin(refused), flaps: 3 }])[0].id).toBe("kms-plugin-crash-loop");
-    expect(rank([{ ...plugin(refused), flaps: 0 }])[0].id).toBe("kms-plugin-unavailable");
+    // A refused dial means a socket file with no listener: the plugin died without removing it (listener.go probeDead).
+    const steady = rank([{ ...plugin(refused), flaps: 0 }]);
+    expect([steady[0].id, steady[0].undecided?.with].sort()).toEqual(["kms-plugin-unavailable", "kms-stale-socket"]);
+    expect(steady[0].undecided?.likely).toBeUndefined();
+    // A missing socket file is a plugin that is not running (a clean stop removes it), not a stale one.
+    const missing = rank([plugin(refused.replace("connection refused", "no such file or directory"))]);
+    expect(missing[0].id).toBe("kms-plugin-unavailable");
+    expect(missing[0].score - (missing.find((s) => s.id === "kms-stale-socket")?.score ?? 0)).toBeGreaterThan(3);
+  });
+
+  it("answers a plugin that gave up at start-up with the cause its exit line names, the dead plugin as a view of it", () => {
+    const gone =
+      'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /run/openbao-kms/kms.sock: connect: no such file or directory"';
+    const dead = [plugin(gone, "master-0/1"), plugin(gone, "master-1/1")];
+    const source = "the journal of bao-kms-provider.service on master-0";
+    const exit =
+      "bao-kms-provider[26100]: initialize status cache: bootstrap status probe did not succeed within 30s: openbao transit metadata read failed: sealed (status 503)";
+    const ranked = rank(dead, {
+      texts: [
+        { source, text: "systemd[1]: Started bao-kms-provider.service - OpenBao Kubernetes KMS v2 Provider." },
+        { source, text: exit },
+      ],
+    });
+    expect(ranked[0].id).toBe("openbao-sealed");
+    expect(ranked[0].facets?.map((f) => f.id)).toContain("kms-plugin-unavailable");
+    expect(ranked[0].rootCause?.reason).toContain("gave up at start-up");
+    // The same words not on an exit line say nothing of why the plugin is down.
+    const apart = rank(dead, { texts: [{ source, text: "openbao transit metadata read failed: sealed (status 503)" }] });
+    expect(apart.find((s) => s.id === "openbao-sealed")?.facets ?? []).toEqual([]);
+  });
+
+  it("answers a plugin whose configuration fails validation with the problem the validation names, from its doctor's report too", () => {
+    // A killed plugin's socket refuses, and each new instance reclaimed the socket the one before left (its own log).
+    const down = [
+      plugin(
+        'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /var/run/kmsplugin/kms-1.sock: connect: connection refused"',
+        "master-1/1",
+      ),
+    ];
+    const log = {
+      source: "kube-apiserver-master-1 kms-plugin-1 (previous instance)",
+      text: '{"ts":"2026-11-28T09:20:00.2Z","level":"WARN","message":"socket.stale_removed","operation":"socket.stale_removed","status":"ok"}',
+    };
+    expect(rank(down, { texts: [log] })[0].id).toBe("kms-stale-socket");
+    const doctor = { source: "the output pasted by alice", text: DOCTOR_CONFIG_UNSAFE };
+    const ranked = rank(down, { texts: [log, doctor] });
+    expect(ranked[0].id).toBe("kms-config-permissions-unsafe");
+    expect(ranked[0].facets?.map((f) => f.id)).toContain("kms-plugin-unavailable");
+    expect(ranked[0].rootCause?.reason).toContain('"config invalid;"');
+    // The unsafe file named on its own, not as the reason validation failed, does not say why the plugin is down.
+    const apart = rank(down, { texts: [log, { ...doctor, text: "config: file permissions unsafe: mode must not include 0037" }] });
+    expect(apart.find((s) => s.id === "kms-config-permissions-unsafe")?.facets ?? []).toEqual([]);
+    // kube-apiserver joins each provider's dial and the plugin's exit with "; ": the missing socket a second provider's
+    // dial shows after the exit is how the exit looks, and the socket directory the validation names is the cause.
+    const clause =
+      'failed to perform status section of the healthz check for KMS Provider kms-openbao, error: rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /run/openbao-kms/kms.sock: connect: no such file or directory"; bao-kms-provider: config invalid; server.socketPath: parent directory must exist';
+    const parent = rank([
+      plugin(clause),
+      { signal: "apiserver.kms-providers.failing", subject: "api", state: "critical", detail: `1_secrets: ${clause}; 1_configmaps: ${clause}` },
+    ]);
+    expect(parent[0].id).toBe("kms-socket-unavailable");
+    expect(parent[0].facets?.map((f) => f.id)).toEqual(["kms-plugin-unavailable"]);
+  });
+
+  it("reads the order of a journal's lines: a unit stopped and started again with no failure between is a requested restart", () => {
+    const gone = plugin(
+      'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /run/openbao-kms/kms.sock: connect: no such file or directory"',
+    );
+    const lines = [
+      "systemd[1]: Stopped bao-kms-provider.service - OpenBao Kubernetes KMS v2 Provider.",
+      "systemd[1]: Started bao-kms-provider.service - OpenBao Kubernetes KMS v2 Provider.",
+    ];
+    const upgrade = (texts: { source: string; text: string }[]) => rank([gone], { texts }).find((s) => s.id === "kms-plugin-package-upgrade-restart");
+    const journal = upgrade(lines.map((text) => ({ source: "the journal of bao-kms-provider.service on master-0", text })));
+    expect(journal?.supports.join("\n")).toContain("systemd stopped and started the unit");
+    const scattered = upgrade(lines.map((text, i) => ({ source: `the output pasted by alice (${i})`, text })));
+    expect(scattered?.supports.join("\n") ?? "").not.toContain("systemd stopped and started the unit");
+  });
+
+  it("tells the plugin's own AAD refusal from a ciphertext Transit cannot authenticate after that check passed", () => {
+    const refused = rank([plugin("rpc error: code = InvalidArgument desc = annotations do not match key snapshot")]);
+    expect(refused[0].id).toBe("aad-mismatch");
+    const transit = rank([
+      plugin(
+        "Error making API request. URL: PUT https://openbao.internal:8200/v1/transit/decrypt/k8s-kek Code: 400. Errors: * cipher: message authentication failed",
+      ),
+    ]);
+    expect(transit[0].id).toBe("transit-key-recreated-same-name");
+    expect(transit.map((s) => s.id)).toContain("aad-mismatch");
+  });
+
+  it("names an audit device that fails fast from its redacted 500, without the latency a blocked one would add", () => {
+    const ranked = rank([plugin("openbao transit encrypt failed: unavailable (status 500)")], {
+      healthy: [{ signal: "kms.latency.high", subject: "master-0/1_secrets" }],
+    });
+    expect(ranked[0].id).toBe("openbao-audit-backend-pressure");
+    expect(ranked[0].contradicts.join("\n")).not.toContain("kms.latency.high is ok");
+  });
+
+  it("names a likely cause yet asks about a second that holds a tenth of the evidence, and asks nothing of a clear one", () => {
+    const pair = (a: number, b: number) => [
+      { id: "openbao-sealed", title: "OpenBao sealed", confidence: a },
+      { id: "openbao-unavailable", title: "OpenBao unavailable", confidence: b },
+    ];
+    const byId = new Map(modes.map((m) => [m.id, m]));
+    const likely = decide(pair(0.8, 0.15), byId, catalog.runbooks);
+    expect(likely).toMatchObject({ with: "openbao-unavailable", likely: true });
+    expect(likely?.question).toMatch(/\?$/);
+    expect(decide(pair(0.95, 0.04), byId, catalog.runbooks)).toBeUndefined();
+    const close = decide(pair(0.5, 0.4), byId, catalog.runbooks);
+    expect(close?.with).toBe("openbao-unavailable");
+    expect(close?.likely).toBeUndefined();
   });
 
   it("puts a failure mode an alert named first, and ranks nothing when nothing is active", () => {

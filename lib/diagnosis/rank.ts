@@ -1,7 +1,7 @@
 import type { ErrorClass, FailureMode } from "@/lib/catalog/schema";
 import type { RootCauseGroup } from "@/lib/catalog/root-causes";
 import { readAnswers, readChoices, type ChoiceAnswer, type RunbookAnswer } from "./answers";
-import { classifyText, type ClassHit } from "./classify";
+import { classifyText, SCAN_LIMIT, type ClassHit } from "./classify";
 import { choiceKey, confidences, decide, type Undecided } from "./confidence";
 import { joinFacets, type Facet, type RootCause } from "./root-causes";
 import type { Runbook } from "@/lib/runbooks/schema";
@@ -104,14 +104,29 @@ const ANSWER_NAMES = 3;
 
 interface Evidence {
   classes: Map<string, { hit: ClassHit; subjects: Set<string> }>;
+  /**
+   * Specific classes a text names beside a program's exit on them (the plugin giving up at start-up on what follows),
+   * with the failure modes that exit shows as meanwhile and the words of the exit.
+   */
+  exits: Map<string, { showsAs: Set<string>; quote: string }>;
   /** Signals that flapped, with the subjects and the most changes seen. */
   flapping: Map<string, { subjects: Set<string>; flaps: number }>;
   firing: Map<string, { subjects: Set<string>; weight: number }>;
   healthy: Set<string>;
 }
 
+// The classes of a program's exit (catalog: exitShowsAs), per catalog.
+const exitClasses = new WeakMap<readonly ErrorClass[], Map<string, ErrorClass>>();
+
+function exitsOf(classes: readonly ErrorClass[]): Map<string, ErrorClass> {
+  let exits = exitClasses.get(classes);
+  if (!exits) exitClasses.set(classes, (exits = new Map(classes.filter((c) => c.exitShowsAs.length > 0).map((c) => [c.id, c]))));
+  return exits;
+}
+
 function gather(active: ActiveSignal[], healthy: { signal: string }[], classes: readonly ErrorClass[], texts: EvidenceText[] = []): Evidence {
-  const found: Evidence = { classes: new Map(), flapping: new Map(), firing: new Map(), healthy: new Set() };
+  const found: Evidence = { classes: new Map(), exits: new Map(), flapping: new Map(), firing: new Map(), healthy: new Set() };
+  const exitWrappers = exitsOf(classes);
   // 100,000 alerts share a few texts: each distinct text is classified once.
   const classified = new Map<string, ClassHit[]>();
   const classify = (text: string, subject: string) => {
@@ -121,6 +136,22 @@ function gather(active: ActiveSignal[], healthy: { signal: string }[], classes: 
       const held = found.classes.get(hit.id) ?? { hit, subjects: new Set<string>() };
       held.subjects.add(subject);
       found.classes.set(hit.id, held);
+    }
+    // "initialize status cache: … transit version rollback rejected": the plugin exited on the cause its exit line names
+    // after the wrapper's words. What comes before them on that line (the API server's failed dial, joined with "; ")
+    // is how the exit looks, not its cause.
+    for (const exit of hits.filter((h) => exitWrappers.has(h.id))) {
+      const wrapper = exitWrappers.get(exit.id)!;
+      for (const line of text.slice(0, SCAN_LIMIT).split("\n")) {
+        const ends = wrapper.patterns.map((p) => p.exec(line)).flatMap((m) => (m ? [m.index + m[0].length] : []));
+        if (ends.length === 0) continue;
+        for (const hit of classifyText(line.slice(Math.min(...ends)), classes)) {
+          if (hit.generic || exitWrappers.has(hit.id)) continue;
+          const held = found.exits.get(hit.id) ?? { showsAs: new Set<string>(), quote: exit.quote };
+          for (const id of wrapper.exitShowsAs) held.showsAs.add(id);
+          found.exits.set(hit.id, held);
+        }
+      }
     }
   };
   for (const a of active) {
@@ -140,6 +171,11 @@ function gather(active: ActiveSignal[], healthy: { signal: string }[], classes: 
     for (const text of [a.detail ?? "", ...(a.texts ?? [])]) if (text) classify(text, a.subject);
   }
   for (const t of texts) if (t.text) classify(t.text, t.source);
+  // A journal or a log is kept line by line; what only their order says (a unit stopped and started again with no
+  // failure between, the kubelet started before the plugin) is read from each source's lines together, latest kept.
+  const bySource = new Map<string, string[]>();
+  for (const t of texts) if (t.text) bySource.set(t.source, [...(bySource.get(t.source) ?? []), t.text]);
+  for (const [source, lines] of bySource) if (lines.length > 1) classify(lines.join("\n").slice(-SCAN_LIMIT), source);
   for (const h of healthy) if (!found.firing.has(h.signal)) found.healthy.add(h.signal);
   return found;
 }
@@ -174,6 +210,10 @@ function indexOf(modes: FailureMode[]): ModeIndex {
   return index;
 }
 
+/** Whether a failure mode lists the class as evidence for it. */
+const reads = (mode: FailureMode | undefined, classId: string) =>
+  !!mode?.diagnosis && (mode.diagnosis.supports.includes(classId) || mode.diagnosis.hints.includes(classId));
+
 export function diagnose(input: DiagnoseInput): Suspect[] {
   const { modes, classes, linked = [], limit = 10 } = input;
   const evidence = gather(input.active, input.healthy ?? [], classes, input.texts);
@@ -188,9 +228,26 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
   const ruledOut = new Set<string>();
 
   const scored: Omit<Suspect, "confidence">[] = [];
+  /** A cause the plugin exited on, with the failure modes it looks like meanwhile: answered as one (below). */
+  const exited: RootCauseGroup[] = [];
   for (const mode of modes) {
     const d = mode.diagnosis;
-    const explained = (d?.explains ?? []).map((id) => byId.get(id)).filter((m): m is FailureMode => !!m);
+    // What the plugin's exit on this cause shows as (not running, no socket) is this cause's cascade; a view that reads
+    // what the exit names itself (a socket directory missing: the socket is unavailable) is a rival cause, not a view.
+    const exitedOn = [...(d?.supports ?? []), ...(d?.hints ?? [])].filter((id) => evidence.exits.has(id));
+    const showsAs = [...new Set(exitedOn.flatMap((id) => [...evidence.exits.get(id)!.showsAs].filter((view) => !reads(byId.get(view), id))))].filter(
+      (id) => id !== mode.id && byId.has(id),
+    );
+    if (showsAs.length > 0)
+      exited.push({
+        id: `exit-${mode.id}`,
+        title: `${mode.title}, and the plugin that exits on it`,
+        roots: [mode.id],
+        facets: showsAs,
+        reason: `The plugin gave up at start-up on it ("${evidence.exits.get(exitedOn[0])!.quote}"), so meanwhile it is not running and its socket is gone.`,
+        from: "the plugin's own exit, read in the evidence",
+      });
+    const explained = [...new Set([...(d?.explains ?? []), ...showsAs])].map((id) => byId.get(id)).filter((m): m is FailureMode => !!m);
     const linkedBy = [...new Set(linked.filter((l) => l.id === mode.id).map((l) => l.by))];
     const pro: [number, string][] = [];
     const con: [number, string][] = [];
@@ -282,7 +339,7 @@ export function diagnose(input: DiagnoseInput): Suspect[] {
     });
   }
   scored.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
-  const answers = joinFacets(confidences(scored), input.groups ?? [], (s) => ruledOut.has(s.id));
+  const answers = joinFacets(confidences(scored), [...(input.groups ?? []), ...exited], (s) => ruledOut.has(s.id));
   const ranked: Suspect[] = answers.slice(0, limit);
   const asked = new Set([
     ...(input.answers ?? []).map((a) => `${a.runbookId}\u0000${a.node}`),

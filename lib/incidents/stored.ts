@@ -47,6 +47,7 @@ export const StoredSuspect: z.ZodType<StoredSuspect> = z.object({
     .object({
       with: z.string(),
       withTitle: z.string(),
+      likely: z.boolean().optional(),
       question: z.string(),
       runbook: z.object({ id: z.string(), title: z.string(), node: z.string(), path: z.array(z.string()).optional() }).optional(),
       options: z.array(z.object({ label: z.string(), to: z.string().optional(), leadsTo: z.array(z.string()) })).optional(),

@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setScenario } from "@/lib/demo/cluster/scenarios";
 import { parseRulesConfig } from "@/lib/incident-rules-config";
 import { listLogSources } from "@/lib/incidents/evidence/log-evidence";
+import { addPastedEvidence } from "@/lib/incidents/evidence/paste";
 import { getIncident } from "@/lib/incidents/history/queries";
 import { judgeRound } from "@/lib/incidents/rounds/judge";
 import { commitRound, newMemo } from "@/lib/store/persist";
 import { pollUntil, settledPoll, startDemoMonitor, type DemoMonitor } from "@/test/demo-monitor";
 import { migratedDatabase } from "@/test/incident-db";
+import { DOCTOR_CONFIG_UNSAFE } from "@/test/plugin-reports";
 import { WAIT_SLACK } from "@/test/wait";
 import { readIncidentLogs, readLogsWhenOpened } from "./incident-logs";
 
@@ -118,6 +120,27 @@ describe("the logs of an incident's nodes as its evidence", () => {
       );
     } finally {
       setScenario(sim.server.cluster, "openbao-sealed", false);
+    }
+  }, 120_000);
+
+  it("the plugin down, its logs read: a pasted doctor report naming an unsafe config file moves that cause first, the dead plugin a view of it", async () => {
+    setScenario(sim.server.cluster, "kms-plugin-unavailable", true, { node: "master-1" });
+    try {
+      const [id] = await openIncident("logs-plugin-down", "master-1/1");
+      await until(async () => (await db.prisma.incidentEvent.count({ where: { incidentId: id, kind: "evidence_added" } })) >= 1, "the first reading");
+      // The killed plugin's instances each reclaimed the socket the one before left: a stale socket leads the suspects.
+      expect((await getIncident(db.prisma, id))!.suspects[0].id).not.toBe("kms-config-permissions-unsafe");
+      const pasted = await addPastedEvidence(db.prisma, id, { actor: "local", text: DOCTOR_CONFIG_UNSAFE });
+      expect(pasted.summary).toContain("This moved Plugin configuration file permissions unsafe to the top");
+      // serve exits on the same validation before it binds its socket: the plugin down is that cause seen from kube-apiserver.
+      const [top] = (await getIncident(db.prisma, id))!.suspects;
+      expect(top.id).toBe("kms-config-permissions-unsafe");
+      expect(top.facets?.map((f) => f.id)).toContain("kms-plugin-unavailable");
+      expect(top.supports).toContain(
+        'the text says "file permissions unsafe" (A file or directory the plugin uses has unsafe permissions or is a symlink) on the output pasted by local',
+      );
+    } finally {
+      setScenario(sim.server.cluster, "kms-plugin-unavailable", false);
     }
   }, 120_000);
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { getCatalog } from "@/lib/catalog/queries";
 import { DemoCluster } from "@/lib/demo/cluster/cluster";
+import { renderKmsProviders, renderPluginMetrics } from "@/lib/demo/cluster/render-endpoints";
 import { applyWorld, CorpusFile, type Case } from "./world";
 
 // The diagnosis corpus is data: these checks keep it loadable, labelled with real catalog failure modes, and split
@@ -102,6 +103,29 @@ describe("diagnosis corpus", () => {
     }
     expect(failures).toEqual([]);
   }, 180_000); // about 510 worlds, each on a fresh cluster: seconds of CPU alone, several times that beside a CPU hog
+
+  it("gives the demo plugin's AAD refusal counter the reason the world names, as the plugin labels it", async () => {
+    const at = (minutes: number) => new Date(Date.parse("2026-11-23T10:00:00Z") + minutes * 60_000);
+    const cluster = new DemoCluster({ nodes: 3, now: () => at(0) });
+    applyWorld(cluster, { decrypt: { aadErrors: 12, aadReason: "annotation_invalid" } });
+    const node = cluster.model.nodes[0];
+    await renderPluginMetrics(cluster.model, node, node.plugins[0].keyID, at(0));
+    const text = await renderPluginMetrics(cluster.model, node, node.plugins[0].keyID, at(15));
+    expect(text).toMatch(/^openbao_kms_aad_validation_errors_total\{reason="annotation_invalid"\} [1-9]/m);
+    expect(text).not.toContain('reason="aad_mismatch"');
+  });
+
+  it("shows a restarting plugin's own words on the probes that catch it down, and a refused dial without them", () => {
+    const cluster = new DemoCluster({ nodes: 3, now: () => new Date("2026-11-23T10:00:00Z") });
+    const stop = "systemd[1]: bao-kms-provider.service: State 'stop-sigterm' timed out. Killing.";
+    applyWorld(cluster, { plugins: [{ node: "master-0", health: "healthy", flapping: true, detail: stop }] });
+    const [down, up] = [0, 1].map((tick) => renderKmsProviders(cluster.model, cluster.model.nodes[0], tick));
+    expect(down).toMatchObject({ status: 500 });
+    expect(down.body).toContain(stop);
+    expect(up).toEqual({ status: 200, body: "ok" });
+    applyWorld(cluster, { plugins: [{ node: "master-0", health: "healthy", flapping: true }] });
+    expect(renderKmsProviders(cluster.model, cluster.model.nodes[0], 0).body).toContain("connect: connection refused");
+  });
 
   it("cites a source for every case and keeps every failure visible somewhere", () => {
     const silent: string[] = [];

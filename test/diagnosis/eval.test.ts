@@ -37,8 +37,9 @@ describe("diagnosis evaluation", () => {
   }, 900_000);
 });
 
-// Measured 2026-11-23 (stop 16): tuned 252/293; 2026-11-28: 251/293.
-const TUNED_TOP1 = 0.85;
+// Measured 2026-11-23 (stop 16): tuned 252/293; 2026-11-28: 251/293; 2026-11-29 (issue 27): 265/293 with Prometheus for
+// the cases that drive the counters (npm run eval:diagnosis), at least 261 here without it.
+const TUNED_TOP1 = 0.89;
 
 describe("diagnosis evaluation of the cases only metrics show", () => {
   it("names the cause of the tuned metrics-only cases from what Prometheus scraped", async () => {
@@ -59,6 +60,6 @@ describe("diagnosis evaluation of the cases only metrics show", () => {
   }, 600_000);
 });
 
-// Measured 2026-11-28 (issue 27, first run with Prometheus): 5/7, top-3 6/7.
-const METRICS_TOP1 = 0.55;
-const METRICS_TOP3 = 0.7;
+// Measured 2026-11-28 (issue 27, first run with Prometheus): 5/7, top-3 6/7; 2026-11-29 (the world's AAD reason): 6/7, 6/7.
+const METRICS_TOP1 = 0.85;
+const METRICS_TOP3 = 0.85;

@@ -329,8 +329,9 @@ export function summarize(outcomes: Outcome[]): Summary {
       right: inBand.filter((o) => o.rank === 0).length,
     };
   });
-  const abstained = outcomes.filter((o) => o.top?.undecided);
-  const decided = outcomes.filter((o) => o.top && !o.top.undecided);
+  // A likely first answer is named, with the question that would confirm it: not an abstention.
+  const abstained = outcomes.filter((o) => o.top?.undecided && !o.top.undecided.likely);
+  const decided = outcomes.filter((o) => o.top && !(o.top.undecided && !o.top.undecided.likely));
   return {
     cases: outcomes.length,
     detected: detected.length,

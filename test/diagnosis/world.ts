@@ -59,6 +59,13 @@ export const World = z.strictObject({
       aadErrors: z.number().min(0),
       latencyFactor: z.number().min(0),
       deadlineExceeded: z.number().min(0),
+      /**
+       * The plugin's bounded reason for the AAD refusals counted by aadErrors (openbao_kms_aad_validation_errors_total
+       * {reason}): dc-tec/openbao-kubernetes-kms internal/kmsv2/observability.go@d9fbbfee counts aad.ErrAADRequired as
+       * aad_missing, aad.ErrAnnotationMismatch as aad_mismatch (the demo's default), aad.ErrInvalidAnnotations as
+       * annotation_invalid.
+       */
+      aadReason: z.enum(["aad_mismatch", "aad_missing", "annotation_invalid"]),
     })
     .partial()
     .optional(),

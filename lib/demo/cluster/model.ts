@@ -121,10 +121,13 @@ export function createModel(options: ModelOptions = {}): ClusterModel {
 /** What a probe of one plugin sees right now, with the reasons the model knows. */
 export function probe(model: ClusterModel, node: NodeState, plugin: PluginState, tick: number): { status: PluginHealth; detail?: string } {
   if (plugin.flapping) {
+    // Down between restarts: the dial finds the socket its last instance left, unless the plugin says otherwise.
     return tick % 2 === 0
       ? {
           status: "error",
-          detail: `rpc error: code = Unavailable desc = connection error: dial unix /var/run/kmsplugin/kms-${plugin.keyID}.sock: connect: connection refused`,
+          detail:
+            plugin.detail ??
+            `rpc error: code = Unavailable desc = connection error: dial unix /var/run/kmsplugin/kms-${plugin.keyID}.sock: connect: connection refused`,
         }
       : { status: "healthy" };
   }

@@ -85,7 +85,7 @@ function suspectLines(s: StoredSuspect, i: number, e: (text: string) => string, 
   if (i >= 3) return lines;
   for (const text of (s.supports ?? []).slice(1, 4)) lines.push(`   - for: ${e(text)}`);
   for (const text of (s.contradicts ?? []).slice(0, 3)) lines.push(`   - against: ${e(text)}`);
-  if (s.undecided) lines.push(`   - cannot tell from ${e(s.undecided.withTitle)}: ${e(s.undecided.question)}`);
+  if (s.undecided) lines.push(`   - ${s.undecided.likely ? "does not rule out" : "cannot tell from"} ${e(s.undecided.withTitle)}: ${e(s.undecided.question)}`);
   for (const f of s.facets ?? []) lines.push(`   - the same outage seen as: ${e(f.title)} (\`${f.id}\`, ${formatConfidence(f.confidence)} of the evidence)`);
   return lines;
 }
