@@ -37,11 +37,16 @@ done = function(summary, latency, requests)
 end
 `;
 
-/** `clients` keep-alive connections asking for `paths` in turn for `seconds`: wrk on two threads, a request given 10 s. */
-export async function runWrk(o: { base: string; paths: string[]; clients: number; seconds: number; dir: string }): Promise<LoadFigures> {
+/**
+ * `clients` keep-alive connections asking for `paths` in turn for `seconds`, a request given 10 s. wrk runs on one
+ * thread by default: on this 2-core machine, with the server on one core, a second wrk thread starved and its
+ * connections' latency was wrk's own (one cluster's summary, 200 clients: p99 1.06 s and 90 timeouts with two threads,
+ * 69 ms with one, at the same 4,300-4,400 requests/s).
+ */
+export async function runWrk(o: { base: string; paths: string[]; clients: number; seconds: number; dir: string; threads?: number }): Promise<LoadFigures> {
   const script = path.join(o.dir, "bench-fleet.lua");
   writeFileSync(script, WRK_SCRIPT);
-  const args = ["-t2", `-c${o.clients}`, `-d${o.seconds}s`, "--timeout", "10s", "-s", script, `${o.base}${o.paths[0]}`];
+  const args = [`-t${o.threads ?? 1}`, `-c${o.clients}`, `-d${o.seconds}s`, "--timeout", "10s", "-s", script, `${o.base}${o.paths[0]}`];
   const child = spawn("wrk", args, { env: { ...process.env, BENCH_PATHS: o.paths.join(" ") }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));

@@ -8,7 +8,7 @@
 //   - 200 concurrent clients (wrk) for 20 s each on a cluster's health summary (every cluster in turn), the fleet and
 //     the incident list: requests/s, p50, p99, max, requests over 1 s;
 //   - 500 open SSE streams (half the fleet's, half a cluster's summary): the time for a change to reach all of them;
-// then a JSON summary (--out writes it too), and with --before the ratio of each figure to an earlier run's.
+// (--wrk-threads, 1 by default: see runWrk), then a JSON summary (--out writes it too), and with --before the ratio of each figure to an earlier run's.
 // The simulated clusters run in a process of their own (`npm run demo -- --clusters N --clusters-file F`), PostgreSQL is an
 // embedded one of this script's, and the server is the built one (`npm start`'s scripts/start.ts; it builds first when
 // the sources changed). --server-arg passes a switch to the server's node (--cpu-prof, --heapsnapshot-signal=SIGUSR2);
@@ -42,6 +42,7 @@ const { values: opts } = parseArgs({
     "poll-seconds": { type: "string", default: "2" },
     interval: { type: "string", default: "30s" },
     clients: { type: "string", default: "200" },
+    "wrk-threads": { type: "string", default: "1" },
     seconds: { type: "string", default: "20" },
     streams: { type: "string", default: "500" },
     trials: { type: "string", default: "3" },
@@ -61,6 +62,7 @@ const whole = (name: keyof typeof opts, min: number) => {
 const CLUSTERS = whole("clusters", 2);
 const MINUTES = Number(opts.minutes);
 const CLIENTS = whole("clients", 1);
+const WRK_THREADS = whole("wrk-threads", 1);
 const SECONDS = whole("seconds", 1);
 const STREAMS = whole("streams", 2);
 const TRIALS = whole("trials", 1);
@@ -175,6 +177,22 @@ async function settle(base: string): Promise<number> {
     1_000,
   );
   return round((Date.now() - t0) / 1000)!;
+}
+
+/** The server's event-loop delay since its last scrape, and its full collections so far, from /metrics. */
+async function loopFigures(base: string): Promise<{ delayMaxMs: number | null; delayP99Ms: number | null; majorGcs: number; majorGcMs: number }> {
+  const text = await (await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(30_000) })).text();
+  const read = (pattern: string) => {
+    const line = new RegExp(`^${pattern} (\\S+)$`, "m").exec(text);
+    return line ? Number(line[1]) : NaN;
+  };
+  const ms = (seconds: number) => (Number.isFinite(seconds) ? Math.round(seconds * 1000) : null);
+  return {
+    delayMaxMs: ms(read("nodejs_eventloop_lag_max_seconds")),
+    delayP99Ms: ms(read("nodejs_eventloop_lag_p99_seconds")),
+    majorGcs: read('nodejs_gc_duration_seconds_count\\{kind="major"\\}') || 0,
+    majorGcMs: Math.round((read('nodejs_gc_duration_seconds_sum\\{kind="major"\\}') || 0) * 1000),
+  };
 }
 
 const fleetRows = (base: string) => getJson<{ rows: FleetRow[] }>(`${base}/api/v1/fleet`).then((b) => b.rows);
@@ -330,12 +348,23 @@ async function main(): Promise<void> {
   for (const [name, paths] of targets) {
     let peak = residentBytes(pid);
     const sampler = setInterval(() => (peak = Math.max(peak, residentBytes(pid))), 1_000);
-    const figures = await runWrk({ base, paths, clients: CLIENTS, seconds: SECONDS, dir }).finally(() => clearInterval(sampler));
+    // The server's event-loop delay and full collections during the load: prom-client's delay histogram restarts at
+    // every scrape, so the scrape after the load holds the load's.
+    const before = await loopFigures(base);
+    const figures = await runWrk({ base, paths, clients: CLIENTS, seconds: SECONDS, dir, threads: WRK_THREADS }).finally(() => clearInterval(sampler));
+    const after = await loopFigures(base);
+    const loop = {
+      loopDelayMaxMs: after.delayMaxMs,
+      loopDelayP99Ms: after.delayP99Ms,
+      majorGcs: after.majorGcs - before.majorGcs,
+      majorGcMs: after.majorGcMs - before.majorGcMs,
+    };
     const settleS = await settle(base);
-    loads[name] = { ...figures, peakRssMB: round(peak / MB)!, settleS };
+    loads[name] = { ...figures, peakRssMB: round(peak / MB)!, settleS, ...loop };
     log(
       `${CLIENTS} clients on ${name} for ${SECONDS} s: ${figures.perSecond.toFixed(0)} requests/s, p50 ${figures.p50Ms.toFixed(0)} ms, p99 ${figures.p99Ms.toFixed(0)} ms, ` +
         `max ${figures.maxMs.toFixed(0)} ms, ${figures.over1s} over 1 s, ${figures.errors} errors; RSS peak ${loads[name].peakRssMB} MB; ` +
+        `event loop delay p99 ${loop.loopDelayP99Ms} ms, max ${loop.loopDelayMaxMs} ms; ${loop.majorGcs} full collections (${loop.majorGcMs} ms); ` +
         `answering again within 0.5 s ${settleS} s later`,
     );
   }
