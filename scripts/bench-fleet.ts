@@ -13,7 +13,7 @@
 // embedded one of this script's, and the server is the built one (`npm start`'s scripts/start.ts; it builds first when
 // the sources changed). --server-arg passes a switch to the server's node (--cpu-prof, --heapsnapshot-signal=SIGUSR2);
 // --server-log F appends the servers' output to F; --memory-only stops after the memory and CPU figures (with
-// --server-arg --cpu-prof, to see where a round's time goes).
+// --server-arg --cpu-prof, to see where a round's time goes), and --hold S then keeps the fleet up S seconds.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
@@ -52,6 +52,7 @@ const { values: opts } = parseArgs({
     "server-arg": { type: "string", multiple: true },
     "server-log": { type: "string" },
     "memory-only": { type: "boolean", default: false },
+    hold: { type: "string", default: "0" },
   },
 });
 const whole = (name: keyof typeof opts, min: number) => {
@@ -63,6 +64,7 @@ const CLUSTERS = whole("clusters", 2);
 const MINUTES = Number(opts.minutes);
 const CLIENTS = whole("clients", 1);
 const WRK_THREADS = whole("wrk-threads", 1);
+const HOLD_SECONDS = whole("hold", 0);
 const SECONDS = whole("seconds", 1);
 const STREAMS = whole("streams", 2);
 const TRIALS = whole("trials", 1);
@@ -288,6 +290,10 @@ async function main(): Promise<void> {
 
   if (opts["memory-only"]) {
     console.log(JSON.stringify({ clusters: CLUSTERS, memory, cpu, samples }, null, 2));
+    if (HOLD_SECONDS > 0) {
+      log(`the server stays on ${base} for ${HOLD_SECONDS} s, to look at by hand (Ctrl-C stops it all)`);
+      await new Promise((r) => setTimeout(r, HOLD_SECONDS * 1000));
+    }
     screen.close();
     await client.end();
     await Promise.all(children.map(stopGroup));
