@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import { Agent, fetch } from "undici";
 import { sortFleet, type FleetRow } from "@/lib/fleet/fleet-row";
 import type { FleetPush } from "@/lib/fleet/live";
-import { parseWrkReport, SseReader, WRK_MARK, type LoadFigures } from "./bench-fleet-figures";
+import { parseWrkReport, percentile, SseReader, WRK_MARK, type LoadFigures } from "./bench-fleet-figures";
 
 /**
  * wrk's script: the paths in turn, and at the end the figures as one line. wrk keeps every latency in a histogram
@@ -148,4 +148,47 @@ export async function until<T>(what: string, check: () => T | undefined | Promis
   const found = await within(timeoutMs, check, everyMs);
   if (found === undefined) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
   return found;
+}
+
+/**
+ * `clients` dashboards, each asking for the next of `paths` every `intervalMs` (spread evenly over the interval) for
+ * `seconds`: the load as a team's screens make it, at the rate they choose, not as fast as the server answers. A
+ * request is timed from when it was due, so an answer that holds up the client's next poll counts that wait too.
+ */
+export async function runPolling(o: { base: string; paths: string[]; clients: number; intervalMs: number; seconds: number }): Promise<LoadFigures> {
+  const dispatcher = new Agent({ connections: o.clients, pipelining: 1 });
+  const latencies: number[] = [];
+  let errors = 0;
+  const t0 = performance.now();
+  const end = t0 + o.seconds * 1000;
+  const client = async (i: number) => {
+    let due = t0 + (i * o.intervalMs) / o.clients;
+    let turn = i;
+    while (due < end) {
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const path = o.paths[turn++ % o.paths.length];
+      try {
+        const response = await fetch(`${o.base}${path}`, { dispatcher, signal: AbortSignal.timeout(10_000) });
+        await response.arrayBuffer();
+        if (!response.ok) errors += 1;
+      } catch {
+        errors += 1;
+      }
+      latencies.push(performance.now() - due);
+      due += o.intervalMs;
+    }
+  };
+  await Promise.all(Array.from({ length: o.clients }, (_, i) => client(i)));
+  await dispatcher.close();
+  const seconds = (performance.now() - t0) / 1000;
+  return {
+    requests: latencies.length,
+    perSecond: latencies.length / seconds,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    maxMs: Math.max(...latencies),
+    over1s: latencies.filter((ms) => ms > 1000).length,
+    errors,
+  };
 }

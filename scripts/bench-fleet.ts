@@ -6,7 +6,8 @@
 //   - the time from a failure injected into a random cluster (the simulator's control API) to that cluster's first row
 //     on the fleet view, by its events stream and by GET /api/v1/fleet;
 //   - 200 concurrent clients (wrk) for 20 s each on a cluster's health summary (every cluster in turn), the fleet and
-//     the incident list: requests/s, p50, p99, max, requests over 1 s;
+//     the incident list: requests/s, p50, p99, max, requests over 1 s; then the same 200 as dashboards, each asking
+//     once every --poll-ms (1000), timed from when each request was due;
 //   - 500 open SSE streams (half the fleet's, half a cluster's summary): the time for a change to reach all of them;
 // (--wrk-threads, 1 by default: see runWrk), then a JSON summary (--out writes it too), and with --before the ratio of each figure to an earlier run's.
 // The simulated clusters run in a process of their own (`npm run demo -- --clusters N --clusters-file F`), PostgreSQL is an
@@ -30,7 +31,7 @@ import { freePort } from "@/lib/free-port";
 import { applyHealthPush } from "@/lib/live/health-push";
 import type { HealthInView } from "@/lib/signals/health-view";
 import { compareFigures, cpuSecondsOf, percentile } from "./bench-fleet-figures";
-import { firstRowAt, openStream, rowStateAt, runWrk, until, versionAt, within, type Stream } from "./bench-fleet-load";
+import { firstRowAt, openStream, rowStateAt, runPolling, runWrk, until, versionAt, within, type Stream } from "./bench-fleet-load";
 import { heapFigures, launchChromium, measureHtml, measureLcp, residentBytes } from "./bench-health-server";
 import { slope, slopeError } from "./bench-health-memory";
 import { seedHistory } from "./bench-incidents-seed";
@@ -43,6 +44,7 @@ const { values: opts } = parseArgs({
     interval: { type: "string", default: "30s" },
     clients: { type: "string", default: "200" },
     "wrk-threads": { type: "string", default: "1" },
+    "poll-ms": { type: "string", default: "1000" },
     seconds: { type: "string", default: "20" },
     streams: { type: "string", default: "500" },
     trials: { type: "string", default: "3" },
@@ -65,6 +67,7 @@ const MINUTES = Number(opts.minutes);
 const CLIENTS = whole("clients", 1);
 const WRK_THREADS = whole("wrk-threads", 1);
 const HOLD_SECONDS = whole("hold", 0);
+const POLL_MS = whole("poll-ms", 1);
 const SECONDS = whole("seconds", 1);
 const STREAMS = whole("streams", 2);
 const TRIALS = whole("trials", 1);
@@ -375,6 +378,18 @@ async function main(): Promise<void> {
     );
   }
 
+  // The same clients as dashboards poll: each one request every --poll-ms, whatever the server's pace.
+  const polling: Record<string, Awaited<ReturnType<typeof runPolling>>> = {};
+  for (const [name, paths] of targets) {
+    const figures = await runPolling({ base, paths, clients: CLIENTS, intervalMs: POLL_MS, seconds: SECONDS });
+    await settle(base);
+    polling[name] = figures;
+    log(
+      `${CLIENTS} dashboards polling ${name} every ${POLL_MS} ms for ${SECONDS} s: ${figures.perSecond.toFixed(0)} requests/s, ` +
+        `p50 ${figures.p50Ms.toFixed(0)} ms, p99 ${figures.p99Ms.toFixed(0)} ms, max ${figures.maxMs.toFixed(0)} ms, ${figures.over1s} over 1 s, ${figures.errors} errors`,
+    );
+  }
+
   // Open streams: half follow the fleet, half one cluster's summary; a change in that cluster must reach all.
   const target = pick();
   log(`${STREAMS} open streams (${STREAMS / 2} of the fleet, ${STREAMS / 2} of ${target}'s summary)`);
@@ -502,6 +517,12 @@ async function main(): Promise<void> {
     failure,
     load: Object.fromEntries(
       Object.entries(loads).map(([k, l]) => [
+        k,
+        { ...l, perSecond: Math.round(l.perSecond), p50Ms: round(l.p50Ms), p99Ms: round(l.p99Ms), maxMs: round(l.maxMs) },
+      ]),
+    ),
+    polling: Object.fromEntries(
+      Object.entries(polling).map(([k, l]) => [
         k,
         { ...l, perSecond: Math.round(l.perSecond), p50Ms: round(l.p50Ms), p99Ms: round(l.p99Ms), maxMs: round(l.maxMs) },
       ]),
