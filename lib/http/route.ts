@@ -196,11 +196,54 @@ export function sharedJson(result: object): Response {
   return serializedJson(sharedJsonText(result));
 }
 
+export interface HotEndpoint<P, Q> {
+  /** Who may call it: the route's own role. */
+  role: Need;
+  /** The route's dynamic segments, as route() declares them. */
+  params?: z.ZodType<P>;
+  /** The search parameters as an object, or (search) the URLSearchParams themselves, as route() declares them. */
+  query?: z.ZodType<Q>;
+  search?: z.ZodType<Q>;
+  /** The text written once per change; undefined for what the route handler should answer. */
+  read: (input: { params: P; query: Q }) => Promise<string | undefined> | string | undefined;
+}
+
 /**
  * Answers the plain GET of `pattern` at the edge, before Next (hot-reads.ts), with the text `read` wrote once per
- * change, when the caller's role allows it; `read` returns undefined for anything it is not sure of, and the route
- * handler beside it answers (and refuses, and audits) as always. Registered when the route's module loads.
+ * change, when the caller's role allows it and the params and query parse; anything else (a refusal, a 400, what
+ * `read` leaves undefined) is the route handler's beside it, which answers, refuses and audits as always.
+ * Registered when the route's module loads.
  */
-export function hotRoute(pattern: string, role: Need, read: (url: URL) => Promise<string | undefined> | string | undefined): void {
-  registerHotRead(pattern, async (url, headers) => ((await checkAccess(headers, role)).ok ? read(url) : undefined));
+export function hotRoute<P = undefined, Q = undefined>(pattern: string, endpoint: HotEndpoint<P, Q>): void {
+  registerHotRead(pattern, async (url, headers) => {
+    if (!(await checkAccess(headers, endpoint.role)).ok) return undefined;
+    const raw = paramsOf(pattern, url.pathname);
+    if (!raw) return undefined;
+    const params = endpoint.params ? endpoint.params.safeParse(raw) : undefined;
+    const schema = endpoint.search ?? endpoint.query;
+    const query = schema?.safeParse(endpoint.search ? url.searchParams : Object.fromEntries(url.searchParams));
+    if (params?.success === false || query?.success === false) return undefined;
+    return endpoint.read({ params: params?.data as P, query: query?.data as Q });
+  });
+}
+
+/** A path's values of the pattern's [name] segments, or undefined when it is not the pattern's (or not decodable). */
+export function paramsOf(pattern: string, pathname: string): Record<string, string> | undefined {
+  const want = pattern.split("/");
+  const got = pathname.split("/");
+  if (want.length !== got.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const name = /^\[(\w+)\]$/.exec(want[i])?.[1];
+    if (!name) {
+      if (want[i] !== got[i]) return undefined;
+      continue;
+    }
+    try {
+      params[name] = decodeURIComponent(got[i]);
+    } catch {
+      return undefined;
+    }
+  }
+  return params;
 }

@@ -75,6 +75,16 @@ export function readHealthView(name: string, query: HealthQuery) {
   return { health: { cluster: name, version: health.version, checkedAt: health.checkedAt, ...pageRows(rowsOf(matrix), rows) } };
 }
 
+/**
+ * The summary's or the whole document's text as written for the latest health, for the edge's hot read; undefined
+ * for anything else (another view, a cluster not watched, one not read yet), which the route answers.
+ */
+export function readHealthText(name: string, query: HealthQuery): string | undefined {
+  if (query.view !== "whole" && query.view !== "summary") return undefined;
+  if (!listMonitoredNames().includes(name)) return undefined;
+  return writtenOnce(name, query.view);
+}
+
 /** One node in every matrix that has a row for it, with its signals. */
 export function readHealthNode(name: string, node: string) {
   known(name);

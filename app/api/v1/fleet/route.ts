@@ -14,7 +14,4 @@ export const GET = route({
   reply: serializedJson,
 });
 
-hotRoute("/api/v1/fleet", "viewer", (url) => {
-  const query = FleetQuery.safeParse(url.searchParams);
-  return query.success ? listFleetText(query.data) : undefined;
-});
+hotRoute("/api/v1/fleet", { role: "viewer", search: FleetQuery, read: ({ query }) => listFleetText(query) });

@@ -16,7 +16,8 @@ export const GET = route({
   reply: sharedJson,
 });
 
-hotRoute("/api/v1/incidents", "viewer", async (url) => {
-  const query = IncidentListQuery.safeParse(Object.fromEntries(url.searchParams));
-  return query.success ? sharedJsonText(await listIncidentHistoryShared(getDb(), query.data)) : undefined;
+hotRoute("/api/v1/incidents", {
+  role: "viewer",
+  query: IncidentListQuery,
+  read: async ({ query }) => sharedJsonText(await listIncidentHistoryShared(getDb(), query)),
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HealthQuery, readHealthView } from "@/lib/views/health-api";
+import { HealthQuery, readHealthText, readHealthView } from "@/lib/views/health-api";
 import { hotRoute, json, route, serializedJson } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
@@ -21,14 +21,9 @@ export const GET = route({
         : json(read.pending, { status: 202 }),
 });
 
-hotRoute("/api/v1/clusters/[name]/health", "viewer", (url) => {
-  const query = HealthQuery.safeParse(url.searchParams);
-  if (!query.success || (query.data.view !== "summary" && query.data.view !== "whole")) return undefined;
-  // The path is /api/v1/clusters/{name}/health, its percent-encoding checked by the edge; an unknown name is the route's 404.
-  const name = decodeURIComponent(url.pathname.split("/")[4] ?? "");
-  try {
-    return readHealthView(name, query.data).text;
-  } catch {
-    return undefined;
-  }
+hotRoute("/api/v1/clusters/[name]/health", {
+  role: "viewer",
+  params: z.object({ name: z.string() }),
+  search: HealthQuery,
+  read: ({ params, query }) => readHealthText(params.name, query),
 });
