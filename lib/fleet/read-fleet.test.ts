@@ -9,7 +9,7 @@ import { publishHealth, registerCluster } from "@/lib/live/registry";
 import { composeClusterHealth, type ClusterHealth } from "@/lib/signals/cluster-health";
 import { readSources } from "@/lib/sources/readings";
 import { commitRound, newMemo } from "@/lib/store/persist";
-import { FleetQuery, listFleet } from "@/lib/views/fleet";
+import { FleetQuery, listFleetText } from "@/lib/views/fleet";
 import { demoSources } from "@/test/demo-sources";
 import { migratedDatabase, signal } from "@/test/incident-db";
 import { setClusterLabels } from "./labels";
@@ -170,7 +170,7 @@ describe("the fleet read from the registry and PostgreSQL", () => {
     const list = async (search: string) => {
       const parsed = FleetQuery.safeParse(new URLSearchParams(search));
       if (!parsed.success) throw new Error(JSON.stringify(parsed.error.issues));
-      return listFleet(parsed.data);
+      return JSON.parse(await listFleetText(parsed.data)) as { count: number; total: number; rows: { name: string }[] };
     };
     expect(await list("q=env%3Dprod")).toMatchObject({ count: 1, total: 7, rows: [{ name: "zulu" }] });
     expect((await list("state=critical,ok")).rows.map((r) => r.name)).toEqual(["zulu", "bravo", "oscar", "alpha"]);

@@ -104,8 +104,10 @@ export function createEdge(routes: EdgeRoutes, handle: Handle) {
         ? { pass: false, ...refused }
         : decide(method, target, declared, routes);
     if (!decision.pass) return reply(req, res, decision, pattern);
-    if (method === "GET" && !declaresBody(req) && (await answerHot(req, res, pattern, target))) return;
-    if (!declaresBody(req)) return handle(req, res);
+    if (!declaresBody(req)) {
+      if (method === "GET" && (await answerHot(req, res, pattern, target))) return;
+      return handle(req, res);
+    }
     if (expectsContinue) res.writeContinue();
     const read = await readBoundedBody(req, decision.limit);
     if ("aborted" in read) return void res.destroy();

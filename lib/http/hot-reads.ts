@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
+import type { HeaderSource } from "@/lib/auth/identify";
 import { processSlot } from "@/lib/process-slot";
 
 // The few GETs every team dashboard polls (a cluster's health summary, the fleet, the incident list) are answered
@@ -8,13 +9,8 @@ import { processSlot } from "@/lib/process-slot";
 // one. Anything else (a refusal, a filter, an error) returns undefined and goes to the route handler, which answers,
 // refuses and audits it as it always does.
 
-/** A request's headers as the gate reads them. */
-export interface HotHeaders {
-  get(name: string): string | null;
-}
-
 /** The body to answer with (JSON), or undefined to let the route handler answer. */
-export type HotRead = (url: URL, headers: HotHeaders) => Promise<string | undefined>;
+export type HotRead = (url: URL, headers: HeaderSource) => Promise<string | undefined>;
 
 // One per process: the domain registers from Next's server bundle, the edge (scripts/start.ts's copy) reads.
 const slot = processSlot<Map<string, HotRead>>("hot-reads");
@@ -30,7 +26,7 @@ export function hotReadOf(pattern: string): HotRead | undefined {
 }
 
 /** Node's headers as the gate reads them: a repeated header is joined as fetch's Headers joins it. */
-export function hotHeaders(headers: IncomingHttpHeaders): HotHeaders {
+export function hotHeaders(headers: IncomingHttpHeaders): HeaderSource {
   return {
     get: (name) => {
       const value = headers[name.toLowerCase()];

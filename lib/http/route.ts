@@ -131,6 +131,11 @@ function safeDecode(segment: string): string {
   }
 }
 
+/** The query as an endpoint declares it: `search` reads the URLSearchParams themselves, `query` an object of them. */
+function parseQuery<Q>(e: { query?: z.ZodType<Q>; search?: z.ZodType<Q> }, url: URL) {
+  return e.search ? e.search.safeParse(url.searchParams) : e.query?.safeParse(Object.fromEntries(url.searchParams));
+}
+
 async function parseInput<P, Q, H, B, R>(
   request: Request,
   context: RouteContext | undefined,
@@ -140,7 +145,7 @@ async function parseInput<P, Q, H, B, R>(
   // Params and query are refused together, before the body is read.
   const url = new URL(request.url);
   const params = e.params?.safeParse((await context?.params) ?? {});
-  const query = (e.search ?? e.query)?.safeParse(e.search ? url.searchParams : Object.fromEntries(url.searchParams));
+  const query = parseQuery(e, url);
   const refused: FieldErrors = {
     ...(params?.success === false ? fieldErrors(params.error) : {}),
     ...(query?.success === false ? fieldErrors(query.error) : {}),
@@ -219,16 +224,15 @@ export function hotRoute<P = undefined, Q = undefined>(pattern: string, endpoint
     if (!(await checkAccess(headers, endpoint.role)).ok) return undefined;
     const raw = paramsOf(pattern, url.pathname);
     if (!raw) return undefined;
-    const params = endpoint.params ? endpoint.params.safeParse(raw) : undefined;
-    const schema = endpoint.search ?? endpoint.query;
-    const query = schema?.safeParse(endpoint.search ? url.searchParams : Object.fromEntries(url.searchParams));
+    const params = endpoint.params?.safeParse(raw);
+    const query = parseQuery(endpoint, url);
     if (params?.success === false || query?.success === false) return undefined;
     return endpoint.read({ params: params?.data as P, query: query?.data as Q });
   });
 }
 
 /** A path's values of the pattern's [name] segments, or undefined when it is not the pattern's (or not decodable). */
-export function paramsOf(pattern: string, pathname: string): Record<string, string> | undefined {
+function paramsOf(pattern: string, pathname: string): Record<string, string> | undefined {
   const want = pattern.split("/");
   const got = pathname.split("/");
   if (want.length !== got.length) return undefined;

@@ -25,10 +25,6 @@ export const FleetQuery = z.instanceof(URLSearchParams).transform((params, ctx):
 });
 
 /** GET /api/v1/fleet: the rows the filter keeps, worst first, and how many clusters there are in all. */
-export async function listFleet(filter: FleetFilter) {
-  return (await fleetAnswer(filter)).answer;
-}
-
 async function fleetAnswer(filter: FleetFilter) {
   const { rows, storeDown, basis } = await readFleetRows();
   const kept = rows.filter((row) => matchesFleetFilter(row, filter));
@@ -45,7 +41,7 @@ export const FLEET_ANSWER_MS = 500;
 const MAX_ANSWERS = 32;
 const answers = new Map<string, { basis: object; heard: number; at: number; text: string }>();
 
-/** listFleet as JSON text, written once for every dashboard polling the same filter (200 of them at 100 clusters). */
+/** The fleet's answer as JSON text, written once for every dashboard polling the same filter (200 of them at 100 clusters). */
 export async function listFleetText(filter: FleetFilter, now = Date.now): Promise<string> {
   const key = JSON.stringify(filter);
   const held = answers.get(key);
